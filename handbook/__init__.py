@@ -1,0 +1,27 @@
+"""Riichi Judge Handbook: the public API (see the README and docs).
+
+>>> lib = load_library()
+>>> lib.search("見せ牌")[0].ref
+'2.4'
+"""
+
+from __future__ import annotations
+
+import functools
+
+from handbook.core.load import ContentError, Problem, load_library
+from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
+from handbook.core.rulings import SEATS, SOURCES, ChomboSettlement, Ruling, chombo, revealed_tiles
+from handbook.core.strikes import StrikeStatus, strike_status
+
+__all__ = [
+    "Chapter", "ChomboSettlement", "ContentError", "Hit", "Library", "Penalty", "PenaltyRow",
+    "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES", "Section", "StrikeStatus", "Term",
+    "chombo", "default_library", "load_library", "revealed_tiles", "strike_status",
+]
+
+
+@functools.cache
+def default_library() -> Library:
+    """The shipped content, loaded once per process (what the calculators use by default)."""
+    return load_library()

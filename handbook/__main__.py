@@ -1,0 +1,46 @@
+"""``python -m handbook check [CONTENT_DIR]``: validate content files.
+
+Prints every problem as ``CODE file [entry]: message`` and exits 1, or a one-line summary and
+exits 0. ``python -m handbook serve`` runs the app (what ``make run`` calls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m handbook", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="validate the content files")
+    check.add_argument("content_dir", nargs="?", default=None,
+                       help="the content folder (default: the content that ships with the app)")
+    serve = sub.add_parser("serve", help="serve the app as a local web server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8550)
+    args = parser.parse_args(argv)
+
+    if args.command == "check":
+        from handbook.core.load import ContentError, load_library
+
+        try:
+            lib = load_library(args.content_dir)
+        except ContentError as exc:
+            for p in exc.problems:
+                print(p)
+            print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found", file=sys.stderr)
+            return 1
+        sections = sum(len(r.sections) for r in lib.rulesets.values())
+        rows = sum(len(r.penalties) for r in lib.rulesets.values())
+        print(f"ok: {len(lib.rulesets)} rulesets, {sections} sections, {rows} penalty rows, "
+              f"{len(lib.glossary)} terms")
+        return 0
+    from handbook.ui.app import serve as run_server
+
+    run_server(host=args.host, port=args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

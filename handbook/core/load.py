@@ -1,0 +1,409 @@
+"""Content loading: TOML files -> the frozen model, against a closed schema with coded errors.
+
+Each problem is reported as ``CODE file [entry]: message`` (``HB021 rules/azrm.toml [5.1]: text
+refers to §4.9, which is not a section of azrm``). Loading collects every problem it can find and
+raises one :class:`ContentError` listing them all. Schema checks use ``fastjsonschema``.
+
+Codes:
+
+========  ==================================================================
+HB001     a file cannot be read or is not valid TOML
+HB002     an unknown key (the schema is closed)
+HB003     a required key is missing
+HB004     a value has the wrong type
+HB005     a value is not allowed (bad slug, unknown penalty kind, empty text)
+HB010     a ruleset id is listed twice
+HB011     a ruleset names a base or penalty table that does not exist
+HB012     a ruleset names a column its penalty table does not have
+HB013     a rule or penalty file belongs to no listed ruleset
+HB020     a section ref appears twice in one ruleset
+HB021     a ``§`` reference in text points to no section of that ruleset
+HB022     a section belongs to no chapter
+HB030     a penalty row repeats a foul already in the table
+HB040     a glossary term id appears twice
+HB041     a see-also names a term that does not exist
+HB042     a term's refs name a section that does not exist
+HB050     a calculator ruling names an unknown ruleset or is inconsistent
+========  ==================================================================
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import fastjsonschema
+
+from handbook.core.model import (
+    Chapter,
+    Library,
+    Penalty,
+    PenaltyRow,
+    Revision,
+    Ruleset,
+    Section,
+    Term,
+)
+from handbook.paths import CONTENT_DIR
+
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+SECTION_REF = r"^[0-9]+(\.[0-9]+)*$"
+KINDS = [p.value for p in Penalty]
+SECTION_LINK = re.compile(r"§\s?([0-9]+(?:\.[0-9]+)*)")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One content problem: its code, the file (relative to the content folder), the entry, what is wrong."""
+
+    code: str
+    file: str
+    entry: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f" [{self.entry}]" if self.entry else ""
+        return f"{self.code} {self.file}{where}: {self.message}"
+
+
+class ContentError(ValueError):
+    """Raised by :func:`load_library` when content is invalid; ``problems`` lists every
+    :class:`Problem` found, and the message names each one's code, file, entry and problem."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        lines = [str(p) for p in self.problems]
+        head = f"{len(lines)} content problem{'s' if len(lines) != 1 else ''}"
+        super().__init__(head + ":\n" + "\n".join(lines))
+
+
+# --- the closed schema ---------------------------------------------------------------------
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required,
+            "additionalProperties": False}
+
+
+STR = {"type": "string"}
+NONEMPTY = {"type": "string", "minLength": 1}
+STRLIST = {"type": "array", "items": NONEMPTY}
+DATE: dict[str, Any] = {}  # TOML dates are checked by hand (JSON Schema has no date type)
+
+SCHEMAS = {
+    "ruleset": _obj({
+        "id": {"type": "string", "pattern": SLUG}, "title": NONEMPTY, "short": NONEMPTY,
+        "edition": NONEMPTY, "date": DATE, "source": NONEMPTY, "note": NONEMPTY,
+        "base": {"type": "string", "pattern": SLUG},
+        "penalties": {"type": "string", "pattern": SLUG}, "column": {"enum": ["lower"]},
+        "revision": {"type": "array"},
+    }, ["id", "title", "short", "edition", "source"]),
+    "revision": _obj({"revision": NONEMPTY, "date": DATE, "changes": STRLIST},
+                     ["revision", "changes"]),
+    "rules": _obj({"preface": STR, "chapter": {"type": "array"}, "section": {"type": "array"}},
+                  ["section"]),
+    "chapter": _obj({"ref": {"type": "string", "pattern": SECTION_REF}, "title": NONEMPTY,
+                     "text": STR}, ["ref", "title"]),
+    "section": _obj({"ref": {"type": "string", "pattern": SECTION_REF}, "title": NONEMPTY,
+                     "title_ja": NONEMPTY, "text": NONEMPTY}, ["ref", "title", "text"]),
+    "penalties": _obj({"row": {"type": "array"}}, ["row"]),
+    "row": _obj({
+        "id": {"type": "string", "pattern": SLUG}, "category": NONEMPTY, "foul": NONEMPTY,
+        "penalty": STR, "kind": {"enum": KINDS}, "points": {"type": "integer", "minimum": 0},
+        "ref": NONEMPTY, "strike": {"type": "boolean"}, "note": NONEMPTY,
+        "lower": STR, "lower_kind": {"enum": KINDS},
+        "lower_points": {"type": "integer", "minimum": 0},
+    }, ["id", "category", "foul", "penalty"]),
+    "glossary": _obj({"term": {"type": "array"}}, ["term"]),
+    "term": _obj({
+        "id": {"type": "string", "pattern": SLUG}, "term": NONEMPTY, "japanese": NONEMPTY,
+        "reading": NONEMPTY, "romaji": STRLIST, "aliases": STRLIST, "definition": NONEMPTY,
+        "explanation": NONEMPTY, "source": {"type": "string", "pattern": SLUG},
+        "refs": {"type": "array", "items": {"type": "string",
+                                            "pattern": r"^[a-z0-9-]+:[0-9]+(\.[0-9]+)*$"}},
+        "see_also": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
+    }, ["id", "term", "definition"]),
+}
+
+_RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
+_validators: dict[str, Any] = {}
+
+
+def _validator(name: str):
+    v = _validators.get(name)
+    if v is None:
+        v = _validators[name] = fastjsonschema.compile(SCHEMAS[name])
+    return v
+
+
+class _Collector:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, file: str, entry: str, message: str) -> None:
+        self.problems.append(Problem(code, file, entry, message))
+
+    def check(self, schema: str, data: Any, file: str, entry: str) -> bool:
+        """Validate ``data`` against ``schema``; record a coded problem and return False if it fails."""
+        try:
+            _validator(schema)(data)
+        except fastjsonschema.JsonSchemaValueException as exc:
+            code = _RULE_CODES.get(exc.rule, "HB005")
+            msg = exc.message.replace("data.", "").replace("data ", "entry ")
+            if exc.rule == "additionalProperties" and isinstance(data, dict):
+                allowed = SCHEMAS[schema]["properties"]
+                extra = sorted(k for k in data if k not in allowed)
+                msg = (f"unknown key {', '.join(map(repr, extra))}; allowed keys: "
+                       f"{', '.join(allowed)}")
+            elif exc.rule == "required" and isinstance(data, dict):
+                missing = [k for k in SCHEMAS[schema]["required"] if k not in data]
+                msg = f"missing key {', '.join(map(repr, missing))}"
+            self.add(code, file, entry, msg)
+            return False
+        for key in ("date",):
+            if isinstance(data, dict) and key in data and not isinstance(data[key], datetime.date):
+                self.add("HB004", file, entry, f"{key} must be a TOML date (YYYY-MM-DD), got {data[key]!r}")
+                return False
+        return True
+
+    def read(self, path: Path) -> dict | None:
+        rel = self.rel(path)
+        try:
+            with open(path, "rb") as fh:
+                return tomllib.load(fh)
+        except OSError as exc:
+            self.add("HB001", rel, "", f"cannot read the file: {exc.strerror or exc}")
+        except tomllib.TOMLDecodeError as exc:
+            self.add("HB001", rel, "", f"not valid TOML: {exc}")
+        return None
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def _entry(d: Any, key: str, i: int) -> str:
+    if isinstance(d, dict) and isinstance(d.get(key), str):
+        return d[key]
+    return f"#{i + 1}"
+
+
+def _clean(text: str) -> str:
+    return text.strip("\n").rstrip()
+
+
+def load_library(content_dir: str | os.PathLike | None = None) -> Library:
+    """Parse, validate and index every content file under ``content_dir``.
+
+    ``None`` loads the content that ships with the package. Returns a :class:`Library`.
+    Raises :class:`ContentError` (a ``ValueError``) listing every problem found, each naming its
+    code, file, entry and what is wrong.
+    """
+    root = Path(content_dir) if content_dir is not None else CONTENT_DIR
+    col = _Collector(root)
+    if not root.is_dir():
+        col.add("HB001", str(root), "", "the content folder does not exist")
+        raise ContentError(col.problems)
+
+    rulesets_doc = col.read(root / "rulesets.toml")
+    specs: dict[str, dict] = {}
+    if rulesets_doc is not None:
+        extra = sorted(set(rulesets_doc) - {"ruleset"})
+        if extra:
+            col.add("HB002", "rulesets.toml", "", f"unknown key {', '.join(map(repr, extra))}; allowed keys: ruleset")
+        for i, spec in enumerate(rulesets_doc.get("ruleset", [])):
+            entry = _entry(spec, "id", i)
+            if not col.check("ruleset", spec, "rulesets.toml", entry):
+                continue
+            for j, rev in enumerate(spec.get("revision", [])):
+                col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")
+            if spec["id"] in specs:
+                col.add("HB010", "rulesets.toml", entry, "this ruleset id is listed twice")
+                continue
+            specs[spec["id"]] = spec
+
+    for rid, spec in specs.items():
+        for key in ("base", "penalties"):
+            if key in spec and spec[key] not in specs:
+                col.add("HB011", "rulesets.toml", rid,
+                        f"{key} {spec[key]!r} is not a listed ruleset; listed: {', '.join(specs)}")
+
+    for sub in ("rules", "penalties"):
+        folder = root / sub
+        if folder.is_dir():
+            for p in sorted(folder.glob("*.toml")):
+                if p.stem not in specs:
+                    col.add("HB013", col.rel(p), "", f"no ruleset {p.stem!r} in rulesets.toml")
+
+    rules = {rid: _load_rules(col, root, rid) for rid in specs}
+    tables = {rid: _load_table(col, root, rid) for rid in specs if (root / "penalties" / f"{rid}.toml").is_file()}
+
+    rulesets: dict[str, Ruleset] = {}
+    for rid, spec in specs.items():
+        chapters, sections, preface = rules[rid]
+        table_id = spec.get("penalties", rid)
+        column = spec.get("column")
+        rows: tuple[PenaltyRow, ...] = ()
+        if table_id in tables:
+            raw_rows = tables[table_id]
+            if column and raw_rows and any(column not in r for r in raw_rows):
+                col.add("HB012", f"penalties/{table_id}.toml", rid,
+                        f"column {column!r} is missing from some rows")
+            else:
+                rows = tuple(_row(rid, r, i, column, two_column=any("lower" in x for x in raw_rows))
+                             for i, r in enumerate(raw_rows))
+        revisions = tuple(
+            Revision(r["revision"], r.get("date"), tuple(r["changes"])) for r in spec.get("revision", [])
+            if isinstance(r, dict) and "revision" in r and "changes" in r)
+        rulesets[rid] = Ruleset(
+            id=rid, title=spec["title"], short=spec["short"], edition=spec["edition"],
+            source=spec["source"], date=spec.get("date"), note=spec.get("note"),
+            base=spec.get("base"), preface=preface, chapters=chapters, sections=sections,
+            penalties=rows, revisions=revisions,
+            _by_ref=MappingProxyType({s.ref: s for s in sections}))
+
+    for rid, rs in rulesets.items():
+        for s in rs.sections:
+            for m in SECTION_LINK.finditer(s.text):
+                if not rs.has_section(m.group(1)):
+                    col.add("HB021", f"rules/{rid}.toml", s.ref,
+                            f"text refers to §{m.group(1)}, which is not a section of {rid}")
+
+    glossary = _load_glossary(col, root, rulesets)
+
+    from handbook.core import rulings  # late import: rulings builds on the model
+
+    rulings_data = rulings.check_rulings(col, root, rulesets)
+
+    if col.problems:
+        raise ContentError(col.problems)
+
+    from handbook.core.search import SearchIndex
+
+    lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary))
+    object.__setattr__(lib, "_rulings", rulings_data)
+    object.__setattr__(lib, "_index", SearchIndex(lib))
+    return lib
+
+
+def _load_rules(col: _Collector, root: Path, rid: str):
+    path = root / "rules" / f"{rid}.toml"
+    if not path.is_file():
+        return (), (), None
+    file = col.rel(path)
+    doc = col.read(path)
+    if doc is None or not col.check("rules", doc, file, ""):
+        return (), (), None
+    chapters: list[Chapter] = []
+    for i, ch in enumerate(doc.get("chapter", [])):
+        if col.check("chapter", ch, file, f"chapter {_entry(ch, 'ref', i)}"):
+            chapters.append(Chapter(ch["ref"], ch["title"], _clean(ch.get("text", ""))))
+    chapter_refs = {c.ref for c in chapters}
+    seen: set[str] = set()
+    sections: list[Section] = []
+    for i, s in enumerate(doc.get("section", [])):
+        entry = _entry(s, "ref", i)
+        if not col.check("section", s, file, entry):
+            continue
+        if s["ref"] in seen:
+            col.add("HB020", file, entry, "this section ref appears twice")
+            continue
+        seen.add(s["ref"])
+        chapter = s["ref"].split(".")[0]
+        if chapters and chapter not in chapter_refs:
+            col.add("HB022", file, entry, f"section belongs to chapter {chapter}, which is not listed")
+        sections.append(Section(rid, s["ref"], s["title"].strip(), s.get("title_ja"),
+                                _clean(s["text"]), chapter))
+    preface = _clean(doc["preface"]) if doc.get("preface") else None
+    return tuple(chapters), tuple(sections), preface
+
+
+def _load_table(col: _Collector, root: Path, rid: str) -> list[dict]:
+    path = root / "penalties" / f"{rid}.toml"
+    file = col.rel(path)
+    doc = col.read(path)
+    if doc is None or not col.check("penalties", doc, file, ""):
+        return []
+    rows: list[dict] = []
+    fouls: set[str] = set()
+    for i, r in enumerate(doc.get("row", [])):
+        entry = f"row {i + 1} {r.get('id', '')}".strip() if isinstance(r, dict) else f"row {i + 1}"
+        if not col.check("row", r, file, entry):
+            continue
+        if r["foul"] in fouls:
+            col.add("HB030", file, entry, f"foul {r['foul']!r} is already in this table")
+            continue
+        fouls.add(r["foul"])
+        rows.append(r)
+    return rows
+
+
+def _norm_penalty(s: str) -> str:
+    return " ".join(s.lower().replace("point penalty", "pp").split())
+
+
+def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool) -> PenaltyRow:
+    main = ("penalty", "kind", "points")
+    alt = ("lower", "lower_kind", "lower_points")
+    mine, other = (alt, main) if column == "lower" else (main, alt)
+    kind = r.get(mine[1])
+    compare = r.get(other[0]) if two_column else None
+    return PenaltyRow(
+        ruleset=rid, id=r["id"], foul=r["foul"].strip(), penalty=r.get(mine[0], "").strip(),
+        ref=r.get("ref"), category=r["category"],
+        kind=Penalty(kind) if kind else None, points=r.get(mine[2]), strike=r.get("strike"),
+        note=r.get("note"),
+        compare_label=("World Championship" if column == "lower" else "Lower") if two_column else None,
+        compare_penalty=compare.strip() if compare is not None else None,
+        differs=two_column and _norm_penalty(r.get("penalty", "")) != _norm_penalty(r.get("lower", "")),
+        index=i)
+
+
+def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset]) -> list[Term]:
+    path = root / "glossary.toml"
+    if not path.is_file():
+        return []
+    file = col.rel(path)
+    doc = col.read(path)
+    if doc is None or not col.check("glossary", doc, file, ""):
+        return []
+    terms: list[Term] = []
+    ids: set[str] = set()
+    raw_ok: list[dict] = []
+    for i, t in enumerate(doc.get("term", [])):
+        entry = _entry(t, "id", i)
+        if not col.check("term", t, file, entry):
+            continue
+        if t["id"] in ids:
+            col.add("HB040", file, entry, "this term id appears twice")
+            continue
+        ids.add(t["id"])
+        raw_ok.append(t)
+    for t in raw_ok:
+        refs = []
+        for ref in t.get("refs", []):
+            rs_id, _, sec = ref.partition(":")
+            rs = rulesets.get(rs_id)
+            if rs is None or not rs.has_section(sec):
+                col.add("HB042", file, t["id"], f"refs names {ref!r}, which is not a section of any ruleset")
+            else:
+                refs.append((rs_id, sec))
+        for other in t.get("see_also", []):
+            if other not in ids:
+                col.add("HB041", file, t["id"], f"see_also names {other!r}, which is not a term")
+        if "source" in t and t["source"] not in rulesets:
+            col.add("HB011", file, t["id"], f"source {t['source']!r} is not a listed ruleset")
+        terms.append(Term(
+            id=t["id"], term=t["term"], japanese=t.get("japanese"), reading=t.get("reading"),
+            definition=t["definition"].strip(), romaji=tuple(t.get("romaji", ())),
+            aliases=tuple(t.get("aliases", ())), explanation=t.get("explanation"),
+            source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ()))))
+    return terms
