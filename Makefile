@@ -1,0 +1,42 @@
+# The README's two set-up commands are `make run` and `make test`; both install what they need.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8550
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-core bench pwa i18n check chromium clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[web,dev]'
+	touch $@
+
+# Debian's chromium for the browser tests (never `playwright install`: it downloads a browser)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+## serve the app on the bundled content at http://$(HOST):$(PORT) (no internet needed)
+run: $(STAMP)
+	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
+
+## every test: core, content, views, real-browser and offline-PWA tests
+test: $(STAMP) chromium
+	$(BIN)/python -m pytest
+
+test-core: $(STAMP)
+	$(BIN)/python -m pytest tests/core tests/content
+
+## speed and memory figures (pytest-benchmark)
+bench: $(STAMP) chromium
+	$(BIN)/python -m pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,max,rounds -p no:randomly
+
+check: $(STAMP)
+	$(BIN)/python -m handbook check
+
+clean:
+	rm -rf build .pytest_cache .benchmarks
