@@ -50,24 +50,37 @@ _REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)+|[0-9]+)$")
 _stemmer = snowballstemmer.stemmer("english")
 
 
+_KATA_TO_HIRA = {o: o - 0x60 for o in range(0x30A1, 0x30F7)}
+
+
 def fold(text: str) -> str:
     """NFKC, case-folded, macrons written out, katakana as hiragana: the form every field and
     every query is compared in."""
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_MACRONS)
-    out = []
-    for ch in text:
-        o = ord(ch)
-        out.append(chr(o - 0x60) if 0x30A1 <= o <= 0x30F6 else ch)
-    text = "".join(out)
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_MACRONS).translate(_KATA_TO_HIRA)
     # drop remaining combining accents (é -> e) but keep kana voicing marks intact
     decomposed = unicodedata.normalize("NFD", text)
-    text = "".join(c for c in decomposed if not (unicodedata.combining(c) and ord(c) < 0x3000))
-    return unicodedata.normalize("NFC", text)
+    if len(decomposed) != len(text):
+        text = unicodedata.normalize(
+            "NFC", "".join(c for c in decomposed if not (unicodedata.combining(c) and ord(c) < 0x3000)))
+    return text
+
+
+_key_cache: dict[str, str] = {}
 
 
 def romaji_key(word: str) -> str:
-    """The spelling-insensitive key of one folded latin word (``ryuukyoku`` -> ``rykyoku``-like
-    canonical form shared by all its spellings)."""
+    """The spelling-insensitive key of one folded latin word: long vowels collapsed, ``m`` before
+    b/p/m as ``n``, hyphens and apostrophes dropped (``ryūkyoku``, ``ryuukyoku`` and ``ryukyoku``
+    all give ``ryukyoku``; ``chombo`` gives ``chonbo``)."""
+    key = _key_cache.get(word)
+    if key is None:
+        key = _key_cache[word] = _romaji_key(word)
+    return key
+
+
+def _romaji_key(word: str) -> str:
     word = word.replace("-", "").replace("'", "").replace("’", "")
     word = _M_BEFORE.sub("n", word)
     prev = None
@@ -93,8 +106,16 @@ def words(text: str) -> list[str]:
     return out
 
 
+_stem_cache: dict[str, str] = {}
+
+
 def _stem(key: str) -> str:
-    return _stemmer.stemWord(key) if key.isalpha() else key
+    """Snowball English stem of a key (numbers and mixed keys stay as they are); memoised, as the
+    pure-Python stemmer costs ~30 µs a word."""
+    out = _stem_cache.get(key)
+    if out is None:
+        out = _stem_cache[key] = _stemmer.stemWord(key) if key.isalpha() else key
+    return out
 
 
 def stems(text: str) -> tuple[str, ...]:
