@@ -1,0 +1,350 @@
+"""What every view builder receives: :class:`AppContext`, plus the shared screen chrome.
+
+A view builder is a plain function ``build(ctx: AppContext, **params) -> ft.View`` (see the
+contract at the top of :mod:`handbook.ui.routes`). ``ctx.view(...)`` wraps a screen's controls in
+the app's standard :class:`ft.View`: the AppBar (title, back button, theme switch) and the
+navigation bar (bottom bar on a phone, a rail on a wide window), so every screen looks the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import flet as ft
+
+from handbook.core.model import Library
+from handbook.i18n import _ as _gettext
+
+log = logging.getLogger(__name__)
+
+#: Window width (logical px) from which the navigation bar becomes a side rail.
+WIDE = 840
+#: Most readable text column on a wide window.
+MAX_CONTENT_WIDTH = 760
+#: Smallest touch target (Material: 48 x 48 logical px).
+TOUCH = 48
+
+THEME_SYSTEM, THEME_LIGHT, THEME_DARK = "system", "light", "dark"
+
+
+@dataclass
+class Settings:
+    """What the user chose, remembered across launches (SharedPreferences).
+
+    ``ruleset`` is the chosen ruleset (tournament) id, ``None`` for all rulesets; ``theme`` is
+    ``"system"`` (the default: follow the device), ``"light"`` or ``"dark"``; ``locale`` the UI
+    language.
+    """
+
+    ruleset: str | None = None
+    theme: str = THEME_SYSTEM
+    locale: str = "en"
+
+    #: SharedPreferences keys
+    KEY_RULESET = "rjh.ruleset"
+    KEY_THEME = "rjh.theme"
+    KEY_LOCALE = "rjh.locale"
+
+
+@dataclass(frozen=True)
+class NavItem:
+    """One destination of the navigation bar: ``label`` is also its accessible name."""
+
+    label: str
+    route: str
+    icon: Any
+    selected_icon: Any
+    prefixes: tuple[str, ...]
+
+
+def nav_items(_: Callable[[str], str] = _gettext) -> list[NavItem]:
+    """The five destinations, in bar order."""
+    return [
+        NavItem(_("Search"), "/", ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, ("/", "/search")),
+        NavItem(_("Rules"), "/rules", ft.Icons.MENU_BOOK_OUTLINED, ft.Icons.MENU_BOOK, ("/rules",)),
+        NavItem(_("Penalties"), "/penalties", ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, ("/penalties",)),
+        NavItem(_("Glossary"), "/glossary", ft.Icons.TRANSLATE_OUTLINED, ft.Icons.TRANSLATE, ("/glossary",)),
+        NavItem(_("Tools"), "/tools", ft.Icons.CALCULATE_OUTLINED, ft.Icons.CALCULATE, ("/tools", "/ledger")),
+    ]
+
+
+def nav_index(route: str) -> int:
+    """Which navigation destination ``route`` belongs to (0 = Search)."""
+    path = route.split("?", 1)[0].rstrip("/") or "/"
+    for i, item in enumerate(nav_items(lambda s: s)):
+        for prefix in item.prefixes:
+            if prefix == "/":
+                if path == "/":
+                    return i
+            elif path == prefix or path.startswith(prefix + "/"):
+                return i
+    return 0
+
+
+@dataclass
+class AppContext:
+    """Everything a view builder may use.
+
+    - ``page``: the :class:`ft.Page` (a stub in tests: only ``width``, ``views``, ``update()`` are
+      relied on, plus ``push_route`` for navigation);
+    - ``library``: the loaded content (:class:`handbook.Library`);
+    - ``settings``: the remembered :class:`Settings`; ``ruleset`` is the chosen ruleset id or
+      ``None`` for all rulesets;
+    - ``_``: gettext, for every user-visible string;
+    - ``route``: the current route path (no query), ``query``: its query parameters;
+    - ``navigate(route)``: go to another screen (pushes browser history, so Back works);
+    - ``back()``: go up to ``parent`` of the current screen;
+    - ``refresh()``: rebuild the current screen (after changing settings);
+    - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``: change and remember;
+    - ``view(...)``: the standard screen chrome (use it so all screens look alike).
+    """
+
+    page: Any
+    library: Library
+    settings: Settings = field(default_factory=Settings)
+    _: Callable[[str], str] = _gettext
+    route: str = "/"
+    query: Mapping[str, str] = field(default_factory=dict)
+    navigator: Callable[[str], Any] | None = None
+    on_settings_change: Callable[[Settings], Any] | None = None
+    refresher: Callable[[], Any] | None = None
+
+    # ----------------------------------------------------------------- state
+    @property
+    def ruleset(self) -> str | None:
+        """The chosen ruleset (tournament) id, ``None`` when all rulesets are searched."""
+        rs = self.settings.ruleset
+        return rs if rs in self.library.rulesets else None
+
+    @property
+    def wide(self) -> bool:
+        """True on a desktop-width window (navigation rail instead of the bottom bar)."""
+        width = getattr(self.page, "width", None)
+        return bool(width) and width >= WIDE
+
+    @property
+    def dark(self) -> bool:
+        """Whether the dark theme is showing now (the system's choice unless the user chose)."""
+        if self.settings.theme == THEME_DARK:
+            return True
+        if self.settings.theme == THEME_LIGHT:
+            return False
+        brightness = getattr(self.page, "platform_brightness", None)
+        return brightness == ft.Brightness.DARK
+
+    def short(self, ruleset_id: str | None) -> str:
+        """A ruleset's short name ("AZRM"), or "All rulesets" for ``None``."""
+        if ruleset_id is None:
+            return self._("All rulesets")
+        rs = self.library.rulesets.get(ruleset_id)
+        return rs.short if rs else ruleset_id
+
+    # ------------------------------------------------------------ navigation
+    def navigate(self, route: str) -> None:
+        """Show ``route`` ("/rules/azrm/2.4"); adds a browser-history entry."""
+        if self.navigator is not None:
+            _run(self.navigator(route))
+            return
+        push = getattr(self.page, "push_route", None)
+        if push is not None:
+            _run(push(route))
+
+    def back(self) -> None:
+        """Go up to the parent screen of the current route."""
+        from handbook.ui.routes import parent_route
+
+        self.navigate(parent_route(self.route) or "/")
+
+    def refresh(self) -> None:
+        """Rebuild the current screen."""
+        if self.refresher is not None:
+            _run(self.refresher())
+
+    def set_ruleset(self, ruleset_id: str | None) -> None:
+        """Choose the ruleset (tournament) searches are narrowed to; ``None`` for all. Remembered."""
+        if ruleset_id is not None and ruleset_id not in self.library.rulesets:
+            raise ValueError(f"ruleset: unknown ruleset {ruleset_id!r}")
+        self.settings.ruleset = ruleset_id
+        self._settings_changed()
+
+    def set_theme(self, theme: str) -> None:
+        """``"system"``, ``"light"`` or ``"dark"``; applied at once and remembered."""
+        if theme not in (THEME_SYSTEM, THEME_LIGHT, THEME_DARK):
+            raise ValueError(f"theme: must be 'system', 'light' or 'dark', got {theme!r}")
+        self.settings.theme = theme
+        if hasattr(self.page, "theme_mode"):
+            self.page.theme_mode = theme_mode(theme)
+        self._settings_changed()
+
+    def _settings_changed(self) -> None:
+        if self.on_settings_change is not None:
+            _run(self.on_settings_change(self.settings))
+
+    # ---------------------------------------------------------------- chrome
+    def theme_switch(self) -> ft.Control:
+        """The AppBar's light/dark toggle (accessible name "Dark theme")."""
+        _ = self._
+        dark = self.dark
+
+        def toggle(e):
+            self.set_theme(THEME_LIGHT if self.dark else THEME_DARK)
+            btn = e.control
+            btn.selected = self.dark
+            self.page.update()
+
+        return ft.IconButton(
+            icon=ft.Icons.DARK_MODE_OUTLINED,
+            selected_icon=ft.Icons.LIGHT_MODE_OUTLINED,
+            selected=dark,
+            tooltip=_("Dark theme"),
+            on_click=toggle,
+            key="theme-switch",
+        )
+
+    def back_button(self, target: str | None = None) -> ft.Control:
+        """An AppBar back arrow (accessible name "Back") going up to ``target`` or the parent."""
+        def go(_e):
+            if target is None:
+                self.back()
+            else:
+                self.navigate(target)
+
+        return ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip=self._("Back"), on_click=go)
+
+    def navigation_bar(self) -> ft.NavigationBar:
+        """The bottom bar: Search, Rules, Penalties, Glossary, Tools."""
+        items = nav_items(self._)
+
+        def change(e):
+            self.navigate(items[int(e.control.selected_index)].route)
+
+        return ft.NavigationBar(
+            selected_index=nav_index(self.route),
+            destinations=[
+                ft.NavigationBarDestination(icon=i.icon, selected_icon=i.selected_icon, label=i.label,
+                                            tooltip=i.label)
+                for i in items
+            ],
+            on_change=change,
+            label_behavior=ft.NavigationBarLabelBehavior.ALWAYS_SHOW,
+        )
+
+    def navigation_rail(self) -> ft.NavigationRail:
+        """The same destinations as a side rail for wide windows."""
+        items = nav_items(self._)
+
+        def change(e):
+            self.navigate(items[int(e.control.selected_index)].route)
+
+        return ft.NavigationRail(
+            selected_index=nav_index(self.route),
+            label_type=ft.NavigationRailLabelType.ALL,
+            destinations=[
+                ft.NavigationRailDestination(icon=i.icon, selected_icon=i.selected_icon, label=i.label)
+                for i in items
+            ],
+            on_change=change,
+            min_width=88,
+        )
+
+    def view(
+        self,
+        route: str,
+        title: str,
+        controls: Sequence[ft.Control],
+        *,
+        back: bool | str = True,
+        actions: Sequence[ft.Control] = (),
+        header: Sequence[ft.Control] = (),
+        scroll: bool = True,
+        floating_action_button: ft.FloatingActionButton | None = None,
+    ) -> ft.View:
+        """The standard screen: AppBar ``title`` (+ back arrow, ``actions``, theme switch), the
+        ``header`` controls fixed at the top, then ``controls`` in a scrolling list (``scroll``)
+        or a plain column, and the navigation bar or rail.
+
+        ``back``: ``True`` for an arrow up to the parent route, a route string to go there,
+        ``False`` for none (top-level screens).
+        """
+        leading = None
+        if back:
+            leading = self.back_button(back if isinstance(back, str) else None)
+        appbar = ft.AppBar(
+            title=ft.Text(title, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+            leading=leading,
+            automatically_imply_leading=False,
+            actions=[*actions, self.theme_switch()],
+        )
+        if scroll:
+            body: ft.Control = ft.ListView(controls=list(controls), expand=True, spacing=4,
+                                           padding=ft.Padding.only(bottom=24))
+        else:
+            body = ft.Column(controls=list(controls), expand=True, spacing=4)
+        column = ft.Column(controls=[*header, body], expand=True, spacing=8)
+        content: ft.Control = ft.Container(
+            content=column, expand=True, padding=ft.Padding.symmetric(horizontal=12, vertical=8))
+        if self.wide:
+            centred = ft.Row(
+                controls=[ft.Container(content=column, width=MAX_CONTENT_WIDTH,
+                                       padding=ft.Padding.symmetric(horizontal=16, vertical=8))],
+                alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                expand=True,
+            )
+            body_row = ft.Row(
+                controls=[self.navigation_rail(), ft.VerticalDivider(width=1), centred],
+                expand=True, spacing=0, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+            )
+            return ft.View(route=route, appbar=appbar, controls=[body_row], padding=0, spacing=0)
+        return ft.View(route=route, appbar=appbar, controls=[content], padding=0, spacing=0,
+                       navigation_bar=self.navigation_bar())
+
+
+def theme_mode(theme: str) -> ft.ThemeMode:
+    return {THEME_LIGHT: ft.ThemeMode.LIGHT, THEME_DARK: ft.ThemeMode.DARK}.get(theme, ft.ThemeMode.SYSTEM)
+
+
+def _run(result: Any) -> None:
+    """Run ``result`` if it is awaitable (on the running loop), else nothing."""
+    if inspect.isawaitable(result):
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(_await(result))
+            return
+        loop.create_task(_await(result))
+
+
+async def _await(aw: Any) -> None:
+    try:
+        await aw
+    except Exception:  # pragma: no cover - logged, never crashes the UI
+        log.exception("background task failed")
+
+
+def heading(text: str, *, level: int = 2, size: int | None = None, **kw: Any) -> ft.Control:
+    """A section heading that screen readers announce as one."""
+    sizes = {1: 22, 2: 18, 3: 16}
+    return ft.Semantics(
+        header=True, heading_level=level,
+        content=ft.Text(text, size=size or sizes.get(level, 16), weight=ft.FontWeight.W_600, **kw))
+
+
+def tile(title: str, *, subtitle: str | None = None, on_click: Callable | None = None,
+         leading: Any = None, trailing: Any = None, key: str | None = None,
+         tooltip: str | None = None) -> ft.ListTile:
+    """A tappable list row at least 56 px high (accessible name: its title, then subtitle)."""
+    return ft.ListTile(
+        title=ft.Text(title),
+        subtitle=ft.Text(subtitle) if subtitle else None,
+        leading=leading,
+        trailing=trailing,
+        on_click=on_click,
+        min_height=56,
+        key=key,
+        tooltip=tooltip,
+    )
