@@ -1,0 +1,670 @@
+"""The player ledger: penalties a judge records against players, and their AZRM Strikes.
+
+A record is one penalty given to one player on one day under one ruleset: the foul is a row of
+that ruleset's penalty table (its id and its text), the penalty text, kind and points (P) are
+copied from the row when the record is made, and ``strike`` says whether it counts as an AZRM
+Strike (AZRM §1.4). For AZRM the row decides (``strike = true/false`` in
+``content/penalties/azrm.toml``); where the row leaves the penalty to the judge's discretion the
+judge says yes or no. Outside AZRM nothing is a Strike.
+
+:meth:`Ledger.status` feeds a player's Strike dates to :func:`handbook.strike_status`.
+
+Records are stored through :mod:`handbook.storage` (a TinyDB table ``records``); every change
+runs inside :func:`handbook.storage.transaction`, so two tabs or processes never lose each
+other's records. Export writes JSON or CSV; import validates every field of every entry first and
+then inserts everything in one write — a bad file is refused with :class:`LedgerImportError`
+naming the line (CSV, JSON syntax) or entry (JSON) and the reason, and nothing stored changes.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from handbook.core.model import Penalty
+from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.storage import DamageReport, damage_of, transaction
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tinydb import TinyDB
+
+    from handbook.core.model import Library, PenaltyRow
+
+TABLE = "records"
+FORMAT = "riichi-judge-handbook/ledger"
+VERSION = 1
+STRIKE_RULESET = "azrm"
+
+FIELDS = ("id", "player", "club", "date", "ruleset", "foul_id", "foul", "penalty", "kind",
+          "points", "strike", "note", "created")
+REQUIRED = ("player", "date", "ruleset", "foul")
+MAX_NAME, MAX_CLUB, MAX_NOTE, MAX_TEXT, MAX_POINTS = 80, 40, 500, 300, 1000
+MAX_PROBLEMS = 20  # an import error lists at most this many problems
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_TRUE = {"true", "yes", "1"}
+_FALSE = {"false", "no", "0"}
+
+
+class LedgerImportError(ValueError):
+    """An import was refused. ``problems`` lists every ``"line N: …"`` / ``"entry N: …"`` found
+    (at most :data:`MAX_PROBLEMS`); the message starts with the first."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        more = "" if len(self.problems) == 1 else f" (and {len(self.problems) - 1} more problem(s))"
+        super().__init__(f"{self.problems[0]}{more}; nothing was imported")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One penalty recorded against a player.
+
+    ``date`` is the day of the foul; ``points`` P (1P = 1,000 table points) or ``None`` where the
+    source gives no number; ``kind`` a :class:`handbook.Penalty` value or ``None``; ``created``
+    when the record was made (timezone-aware).
+    """
+
+    id: str
+    player: str
+    club: str | None
+    date: datetime.date
+    ruleset: str
+    foul_id: str
+    foul: str
+    penalty: str
+    kind: str | None
+    points: int | None
+    strike: bool
+    note: str
+    created: datetime.datetime
+
+    @property
+    def player_key(self) -> str:
+        return player_key(self.player, self.club)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON values (dates as ``YYYY-MM-DD``, ``created`` as ISO 8601)."""
+        return {"id": self.id, "player": self.player, "club": self.club,
+                "date": self.date.isoformat(), "ruleset": self.ruleset, "foul_id": self.foul_id,
+                "foul": self.foul, "penalty": self.penalty, "kind": self.kind,
+                "points": self.points, "strike": self.strike, "note": self.note,
+                "created": self.created.isoformat()}
+
+    def to_csv(self) -> dict[str, str]:
+        d = self.to_json()
+        return {k: ("" if v is None else "true" if v is True else "false" if v is False else str(v))
+                for k, v in d.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player in the ledger: ``key`` identifies them (name, plus ``~club`` when they have a
+    club id); ``records`` and ``strikes`` are counts."""
+
+    key: str
+    name: str
+    club: str | None
+    records: int = 0
+    strikes: int = 0
+    last: datetime.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import did: ``added`` records stored, ``skipped`` already in the ledger."""
+
+    added: int
+    skipped: int
+    records: tuple[Record, ...] = field(default=())
+
+
+def _clean(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def player_key(name: str, club: str | None = None) -> str:
+    """The key a player is found by: the name, plus ``~club`` when there is a club id."""
+    name, club = _clean(name), _clean(club or "")
+    return f"{name}~{club}" if club else name
+
+
+def _fold(key: str) -> str:
+    return key.casefold()
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
+# --- field checks (shared by add() and import) ---------------------------------------------
+
+class _Bad(Exception):
+    pass
+
+
+def _text(value: object, name: str, *, limit: int, required: bool, multiline: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise _Bad(f"{name} must be text, got {value!r}")
+    value = value.strip() if multiline else _clean(value)
+    if required and not value:
+        raise _Bad(f"{name} is empty")
+    if len(value) > limit:
+        raise _Bad(f"{name} is longer than {limit} characters")
+    if _has_control(value.replace("\n", "").replace("\t", "") if multiline else value):
+        raise _Bad(f"{name} contains control characters")
+    return value
+
+
+def parse_date(value: object, name: str = "date") -> datetime.date:
+    """``YYYY-MM-DD`` (or a ``datetime.date``) → date; ``ValueError`` naming ``name`` otherwise."""
+    try:
+        return _date(value, name)
+    except _Bad as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _date(value: object, name: str = "date") -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str) and _DATE_RE.fullmatch(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise _Bad(f"{name} {value!r} is not a date (YYYY-MM-DD)")
+
+
+def _created(value: object) -> datetime.datetime:
+    if value is None or value == "":
+        return datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    if isinstance(value, datetime.datetime):
+        dt = value
+    elif isinstance(value, str):
+        try:
+            dt = datetime.datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise _Bad(f"created {value!r} is not a date and time (ISO 8601, e.g. "
+                       "2026-04-20T19:30:00+00:00)") from None
+    else:
+        raise _Bad(f"created {value!r} is not a date and time (ISO 8601)")
+    return dt if dt.tzinfo else dt.replace(tzinfo=datetime.UTC)
+
+
+def _bool(value: object, name: str, *, csv_text: bool) -> bool | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    if csv_text and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise _Bad(f"{name} {value!r} is not true or false")
+
+
+def _points(value: object, *, csv_text: bool) -> int | None:
+    if value is None or value == "":
+        return None
+    if csv_text and isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
+        raise _Bad(f"points {value!r} is not a whole number of P from 0 to {MAX_POINTS}")
+    return value
+
+
+def _kind(value: object) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or value not in {p.value for p in Penalty}:
+        raise _Bad(f"kind {value!r} is not one of {', '.join(p.value for p in Penalty)}")
+    return value
+
+
+# --- the ledger ----------------------------------------------------------------------------
+
+class Ledger:
+    """Records in a TinyDB database (see :func:`handbook.storage.open_db`), checked against a
+    content :class:`~handbook.Library` (default: the shipped content)."""
+
+    def __init__(self, db: "TinyDB", library: "Library | None" = None) -> None:
+        if library is None:
+            from handbook import default_library
+
+            library = default_library()
+        self.db = db
+        self.library = library
+
+    @property
+    def damage(self) -> DamageReport | None:
+        """Set when the stored data was damaged and moved aside at start-up (show it)."""
+        return damage_of(self.db)
+
+    @property
+    def _table(self):
+        return self.db.table(TABLE)
+
+    # content ----------------------------------------------------------------------------------
+    def rows(self, ruleset: str) -> list["PenaltyRow"]:
+        """The penalty rows a foul can be chosen from, in source order."""
+        rs = self.library.rulesets.get(ruleset) if isinstance(ruleset, str) else None
+        if rs is None:
+            raise ValueError(f"ruleset: unknown ruleset {ruleset!r}; allowed: "
+                             f"{', '.join(self.library.rulesets)}")
+        return list(rs.penalties)
+
+    def row(self, ruleset: str, foul: str) -> "PenaltyRow":
+        """The row of ``ruleset``'s table whose foul text (or, if unique, foul id) is ``foul``."""
+        rows = self.rows(ruleset)
+        for r in rows:
+            if r.foul == foul:
+                return r
+        by_id = [r for r in rows if r.id == foul]
+        if len(by_id) == 1:
+            return by_id[0]
+        if by_id:
+            raise ValueError(f"foul: {foul!r} names {len(by_id)} rows of the {ruleset} table; "
+                             "give the foul text")
+        raise ValueError(f"foul: {foul!r} is not a foul in the {ruleset} penalty table")
+
+    @staticmethod
+    def strike_of(row: "PenaltyRow", judged: bool | None = None) -> bool:
+        """Whether a record of ``row`` is a Strike: the AZRM row says, or for a row that leaves
+        it to the judge, ``judged`` does. Outside AZRM: never. ``ValueError`` when the judge's
+        answer is needed and missing, or contradicts the row."""
+        if row.ruleset != STRIKE_RULESET:
+            if judged:
+                raise ValueError(f"strike: only AZRM records are Strikes ({row.ruleset} has none)")
+            return False
+        if row.strike is None:
+            if judged is None:
+                raise ValueError(f"strike: the AZRM row {row.foul!r} leaves the Strike to the "
+                                 "judge; say yes or no")
+            return bool(judged)
+        if judged is not None and bool(judged) != row.strike:
+            raise ValueError(f"strike: the AZRM row {row.foul!r} is "
+                             f"{'a Strike' if row.strike else 'not a Strike'} (§1.4), got {judged!r}")
+        return row.strike
+
+    # reading ----------------------------------------------------------------------------------
+    def _all(self) -> list[tuple[int, Record]]:
+        out = []
+        for doc in self._table.all():  # all() always re-reads the storage
+            try:
+                out.append((doc.doc_id, _from_doc(doc)))
+            except (KeyError, TypeError, ValueError, _Bad):
+                continue  # a stored document this version cannot read is left untouched
+        return out
+
+    def records(self, player: str | None = None) -> list[Record]:
+        """Every record (or one player's, by :attr:`Player.key`), oldest first."""
+        recs = [r for _, r in self._all()]
+        if player is not None:
+            k = _fold(player)
+            recs = [r for r in recs if _fold(r.player_key) == k]
+        return sorted(recs, key=lambda r: (r.date, r.created, r.id))
+
+    def players(self) -> list[Player]:
+        """Every player with at least one record, by name."""
+        found: dict[str, list[Record]] = {}
+        for r in self.records():
+            found.setdefault(_fold(r.player_key), []).append(r)
+        out = []
+        for recs in found.values():
+            first = recs[0]
+            out.append(Player(key=first.player_key, name=first.player, club=first.club,
+                              records=len(recs), strikes=sum(1 for r in recs if _is_strike(r)),
+                              last=max(r.date for r in recs)))
+        return sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
+
+    def player(self, key: str) -> Player | None:
+        k = _fold(player_key(*key.split("~", 1)) if "~" in key else player_key(key))
+        return next((p for p in self.players() if _fold(p.key) == k), None)
+
+    def strike_dates(self, player: str) -> list[datetime.date]:
+        """The day of each Strike of ``player`` (AZRM records with ``strike`` true), oldest first."""
+        return [r.date for r in self.records(player) if _is_strike(r)]
+
+    def status(self, player: str, on: datetime.date) -> StrikeStatus:
+        """``player``'s AZRM §1.4 standing on ``on`` (:func:`handbook.strike_status`)."""
+        return strike_status(self.strike_dates(player), on)
+
+    # changing ---------------------------------------------------------------------------------
+    def add(self, player: str, date: datetime.date | str, ruleset: str, foul: str, *,
+            club: str | None = None, note: str = "", strike: bool | None = None,
+            points: int | None = None, created: datetime.datetime | None = None) -> Record:
+        """Record the foul ``foul`` (a row's foul text, or a foul id that names one row) of
+        ``ruleset`` against ``player`` on ``date``. ``strike`` is needed only for an AZRM row left
+        to the judge; ``points`` only where the row gives no number (the judge's decision).
+        Raises ``ValueError`` naming the argument."""
+        try:
+            name = _text(player, "player", limit=MAX_NAME, required=True)
+            club_id = _text(club, "club", limit=MAX_CLUB, required=False) or None
+            day = _date(date, "date")
+            text = _text(note, "note", limit=MAX_NOTE, required=False, multiline=True)
+            made = _created(created)
+        except _Bad as exc:
+            raise ValueError(str(exc)) from None
+        row = self.row(ruleset, foul)
+        is_strike = self.strike_of(row, strike)
+        if points is not None:
+            if row.points is not None and points != row.points:
+                raise ValueError(f"points: the row gives {row.points}P; only a row without a number "
+                                 "takes the judge's points")
+            try:
+                points = _points(points, csv_text=False)
+            except _Bad as exc:
+                raise ValueError(f"points: {exc}") from None
+        rec = Record(id=uuid.uuid4().hex, player=name, club=club_id, date=day, ruleset=row.ruleset,
+                     foul_id=row.id, foul=row.foul, penalty=row.penalty,
+                     kind=row.kind.value if row.kind else None,
+                     points=points if points is not None else row.points, strike=is_strike,
+                     note=text, created=made)
+        with transaction(self.db):
+            rec = self._same_spelling(rec)
+            self._table.insert(rec.to_json())
+        return rec
+
+    def _same_spelling(self, rec: Record) -> Record:
+        """Use the stored spelling of a player already in the ledger (matched without case)."""
+        k = _fold(rec.player_key)
+        for _, r in self._all():
+            if _fold(r.player_key) == k:
+                if (r.player, r.club) != (rec.player, rec.club):
+                    return _replace(rec, player=r.player, club=r.club)
+                break
+        return rec
+
+    def remove(self, record_id: str) -> Record:
+        """Remove one record; returns it so the UI can offer Undo (:meth:`restore`).
+        ``KeyError`` if there is no such record."""
+        with transaction(self.db):
+            for doc_id, rec in self._all():
+                if rec.id == record_id:
+                    self._table.remove(doc_ids=[doc_id])
+                    return rec
+        raise KeyError(record_id)
+
+    def restore(self, record: Record) -> Record:
+        """Put back a removed record (Undo); a no-op if it is already there."""
+        with transaction(self.db):
+            if not any(r.id == record.id for _, r in self._all()):
+                self._table.insert(record.to_json())
+        return record
+
+    # export -------------------------------------------------------------------------------------
+    def export_json(self, player: str | None = None) -> str:
+        """The ledger (or one player's records) as JSON text, importable by :meth:`import_json`."""
+        doc = {"format": FORMAT, "version": VERSION,
+               "exported": datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat(),
+               "player": player, "records": [r.to_json() for r in self.records(player)]}
+        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+    def export_csv(self, player: str | None = None) -> str:
+        """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`."""
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\r\n")
+        w.writeheader()
+        for r in self.records(player):
+            w.writerow(r.to_csv())
+        return buf.getvalue()
+
+    def export_file(self, folder: str | Path, fmt: Literal["json", "csv"], player: str | None = None,
+                    *, now: datetime.datetime | None = None) -> Path:
+        """Write an export into ``folder`` and return its path
+        (``ledger-<player>-YYYYMMDD-HHMMSS.<fmt>``)."""
+        from handbook.storage import atomic_write_text
+
+        if fmt not in ("json", "csv"):
+            raise ValueError(f"fmt: must be 'json' or 'csv', got {fmt!r}")
+        text = self.export_json(player) if fmt == "json" else self.export_csv(player)
+        stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+        who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_") or "player")
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"ledger{who}-{stamp}.{fmt}"
+        atomic_write_text(path, text)
+        return path
+
+    # import -------------------------------------------------------------------------------------
+    def import_text(self, text: str | bytes, fmt: Literal["json", "csv"] | None = None,
+                    name: str = "") -> ImportResult:
+        """Import JSON or CSV (``fmt``, or guessed from ``name``'s extension / the first
+        character). Raises :class:`LedgerImportError`; nothing changes then."""
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise LedgerImportError([f"the file is not UTF-8 text (byte {exc.start})"]) from None
+        text = text.removeprefix("\ufeff")
+        if fmt is None:
+            lower = name.lower()
+            if lower.endswith(".csv"):
+                fmt = "csv"
+            elif lower.endswith(".json"):
+                fmt = "json"
+            else:
+                fmt = "json" if text.lstrip()[:1] in ("{", "[") else "csv"
+        if fmt == "json":
+            return self.import_json(text)
+        if fmt == "csv":
+            return self.import_csv(text)
+        raise ValueError(f"fmt: must be 'json' or 'csv', got {fmt!r}")
+
+    def import_json(self, text: str) -> ImportResult:
+        """Import an export of :meth:`export_json` (or a bare list of records)."""
+        if not text.strip():
+            raise LedgerImportError(["the file is empty"])
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LedgerImportError([f"line {exc.lineno}, column {exc.colno}: not valid JSON "
+                                     f"({exc.msg})"]) from None
+        if isinstance(doc, dict):
+            extra = set(doc) - {"format", "version", "exported", "player", "records"}
+            if extra:
+                raise LedgerImportError([f"unknown top-level key(s) {', '.join(sorted(map(repr, extra)))}"])
+            if doc.get("format", FORMAT) != FORMAT:
+                raise LedgerImportError([f"format {doc.get('format')!r} is not {FORMAT!r}"])
+            if doc.get("version", VERSION) != VERSION:
+                raise LedgerImportError([f"version {doc.get('version')!r} is not supported "
+                                         f"(this app reads version {VERSION})"])
+            entries = doc.get("records")
+            if not isinstance(entries, list):
+                raise LedgerImportError(["'records' is missing or is not a list"])
+        elif isinstance(doc, list):
+            entries = doc
+        else:
+            raise LedgerImportError([f"the top level is a JSON {type(doc).__name__}; expected an "
+                                     "object with 'records' or a list of records"])
+        items = []
+        for i, e in enumerate(entries, start=1):
+            where = f"entry {i}"
+            if not isinstance(e, dict):
+                items.append((where, None, f"is a JSON {type(e).__name__}, not an object"))
+            else:
+                items.append((where, e, None))
+        return self._import(items, csv_text=False)
+
+    def import_csv(self, text: str) -> ImportResult:
+        """Import an export of :meth:`export_csv`: a header line naming columns from
+        :data:`FIELDS` (``player``, ``date``, ``ruleset``, ``foul`` required), one record a line."""
+        if not text.strip():
+            raise LedgerImportError(["the file is empty"])
+        reader = csv.reader(io.StringIO(text, newline=""))
+        try:
+            header = next(reader)
+        except csv.Error as exc:
+            raise LedgerImportError([f"line 1: {exc}"]) from None
+        header = [h.strip() for h in header]
+        unknown = [h for h in header if h not in FIELDS]
+        missing = [f for f in REQUIRED if f not in header]
+        dup = sorted({h for h in header if header.count(h) > 1})
+        problems = []
+        if unknown:
+            problems.append(f"line 1: unknown column(s) {', '.join(map(repr, unknown))}; "
+                            f"allowed: {', '.join(FIELDS)}")
+        if missing:
+            problems.append(f"line 1: missing column(s) {', '.join(map(repr, missing))}")
+        if dup:
+            problems.append(f"line 1: column(s) {', '.join(map(repr, dup))} appear more than once")
+        if problems:
+            raise LedgerImportError(problems)
+        items: list[tuple[str, dict | None, str | None]] = []
+        line = reader.line_num
+        while True:
+            start = line + 1
+            try:
+                values = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                raise LedgerImportError([f"line {start}: {exc}"]) from None
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue  # blank line
+            where = f"line {start}"
+            if len(values) != len(header):
+                items.append((where, None, f"has {len(values)} value(s) but the header has "
+                                           f"{len(header)} column(s)"))
+                continue
+            items.append((where, dict(zip(header, values)), None))
+        return self._import(items, csv_text=True)
+
+    def _import(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool) -> ImportResult:
+        if not items:
+            raise LedgerImportError(["the file holds no records"])
+        problems: list[str] = []
+        recs: list[tuple[str, Record]] = []
+        for where, raw, error in items:
+            if error:
+                problems.append(f"{where}: {error}")
+                continue
+            try:
+                recs.append((where, self._check_entry(raw, csv_text=csv_text)))
+            except _Bad as exc:
+                problems.append(f"{where}: {exc}")
+            if len(problems) >= MAX_PROBLEMS:
+                break
+        seen: dict[str, str] = {}
+        for where, rec in recs:
+            if rec.id in seen:
+                problems.append(f"{where}: id {rec.id!r} appears twice (also {seen[rec.id]})")
+            seen.setdefault(rec.id, where)
+        if problems:
+            raise LedgerImportError(problems[:MAX_PROBLEMS])
+        with transaction(self.db):
+            stored = {r.id: r for _, r in self._all()}
+            new, skipped = [], 0
+            for where, rec in recs:
+                old = stored.get(rec.id)
+                if old is None:
+                    new.append(rec)
+                elif old == rec:
+                    skipped += 1
+                else:
+                    problems.append(f"{where}: id {rec.id!r} is already in the ledger with other "
+                                    "contents")
+            if problems:
+                raise LedgerImportError(problems[:MAX_PROBLEMS])
+            if new:
+                self._table.insert_multiple([r.to_json() for r in new])  # one write
+        return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
+
+    def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool) -> Record:
+        unknown = [k for k in raw if k not in FIELDS]
+        if unknown:
+            raise _Bad(f"unknown field(s) {', '.join(map(repr, unknown))}")
+        missing = [k for k in REQUIRED if raw.get(k) in (None, "")]
+        if missing:
+            raise _Bad(f"{', '.join(missing)} is missing")
+        rid = raw.get("id") or uuid.uuid4().hex
+        if not isinstance(rid, str) or not _ID_RE.fullmatch(rid):
+            raise _Bad(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
+        name = _text(raw["player"], "player", limit=MAX_NAME, required=True)
+        club = _text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
+        day = _date(raw["date"], "date")
+        ruleset = raw["ruleset"]
+        if not isinstance(ruleset, str) or ruleset not in self.library.rulesets:
+            raise _Bad(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
+        foul = _text(raw["foul"], "foul", limit=MAX_TEXT, required=True)
+        row = next((r for r in self.library.rulesets[ruleset].penalties if _clean(r.foul) == foul), None)
+        if row is None:
+            raise _Bad(f"foul {foul!r} is not a foul in the {ruleset} penalty table")
+        foul_id = raw.get("foul_id")
+        if foul_id not in (None, "") and foul_id != row.id:
+            raise _Bad(f"foul_id {foul_id!r} does not match the foul {row.foul!r} (id {row.id!r})")
+        penalty = _text(raw.get("penalty"), "penalty", limit=MAX_TEXT, required=False) or row.penalty
+        kind = _kind(raw.get("kind")) if raw.get("kind") not in (None, "") else (
+            row.kind.value if row.kind else None)
+        pts = _points(raw.get("points"), csv_text=csv_text)
+        points = pts if pts is not None else row.points
+        judged = _bool(raw.get("strike"), "strike", csv_text=csv_text)
+        try:
+            strike = self.strike_of(row, judged)
+        except ValueError as exc:
+            raise _Bad(str(exc)) from None
+        note = _text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
+        created = _created(raw.get("created"))
+        return Record(id=rid, player=name, club=club, date=day, ruleset=ruleset, foul_id=row.id,
+                      foul=row.foul, penalty=penalty, kind=kind, points=points, strike=strike,
+                      note=note, created=created)
+
+
+def _is_strike(r: Record) -> bool:
+    return r.ruleset == STRIKE_RULESET and r.strike
+
+
+def _replace(rec: Record, **changes: Any) -> Record:
+    d = {f: getattr(rec, f) for f in Record.__slots__}
+    d.update(changes)
+    return Record(**d)
+
+
+def _from_doc(doc: Mapping[str, Any]) -> Record:
+    created = datetime.datetime.fromisoformat(doc["created"])
+    return Record(id=str(doc["id"]), player=doc["player"], club=doc.get("club") or None,
+                  date=datetime.date.fromisoformat(doc["date"]), ruleset=doc["ruleset"],
+                  foul_id=doc["foul_id"], foul=doc["foul"], penalty=doc.get("penalty", ""),
+                  kind=doc.get("kind"), points=doc.get("points"), strike=bool(doc.get("strike")),
+                  note=doc.get("note", ""),
+                  created=created if created.tzinfo else created.replace(tzinfo=datetime.UTC))
+
+
+# --- the app's ledger ------------------------------------------------------------------------
+
+_app_ledger: Ledger | None = None
+
+
+async def app_ledger(page: Any = None) -> Ledger:
+    """The ledger the app uses, opened once per process (:func:`handbook.storage.open_app_db`:
+    the JSON file in the data folder, or SharedPreferences in the browser build)."""
+    global _app_ledger
+    if _app_ledger is None:
+        from handbook.storage import open_app_db
+
+        _app_ledger = Ledger(await open_app_db(page))
+    return _app_ledger
+
+
+def set_app_ledger(ledger: Ledger | None) -> None:
+    """Replace the app's ledger (tests, or a data folder chosen at start-up)."""
+    global _app_ledger
+    _app_ledger = ledger
+
+
+def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:
+    """The Strike days among ``records`` (AZRM records with ``strike`` true)."""
+    return sorted(r.date for r in records if _is_strike(r))
