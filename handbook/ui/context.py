@@ -98,6 +98,7 @@ class AppContext:
     - ``_``: gettext, for every user-visible string;
     - ``route``: the current route path (no query), ``query``: its query parameters;
     - ``navigate(route)``: go to another screen (pushes browser history, so Back works);
+    - ``await set_url(route)``: record ``route`` in the history without rebuilding the screen;
     - ``back()``: go up to ``parent`` of the current screen;
     - ``refresh()``: rebuild the current screen (after changing settings);
     - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``: change and remember;
@@ -113,6 +114,7 @@ class AppContext:
     navigator: Callable[[str], Any] | None = None
     on_settings_change: Callable[[Settings], Any] | None = None
     refresher: Callable[[], Any] | None = None
+    url_setter: Callable[[str], Any] | None = None
 
     # ----------------------------------------------------------------- state
     @property
@@ -153,6 +155,14 @@ class AppContext:
         push = getattr(self.page, "push_route", None)
         if push is not None:
             _run(push(route))
+
+    async def set_url(self, route: str) -> None:
+        """Put ``route`` in the address bar and the history *without* rebuilding the screen
+        (the search box records its query this way, so Back returns to the results)."""
+        if self.url_setter is not None:
+            result = self.url_setter(route)
+            if inspect.isawaitable(result):
+                await result
 
     def back(self) -> None:
         """Go up to the parent screen of the current route."""
@@ -285,7 +295,8 @@ class AppContext:
                                            padding=ft.Padding.only(bottom=24))
         else:
             body = ft.Column(controls=list(controls), expand=True, spacing=4)
-        column = ft.Column(controls=[*header, body], expand=True, spacing=8)
+        column = ft.Column(controls=[*header, body], expand=True, spacing=8,
+                           horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         content: ft.Control = ft.Container(
             content=column, expand=True, padding=ft.Padding.symmetric(horizontal=12, vertical=8))
         if self.wide:

@@ -1,0 +1,198 @@
+"""Rule text as blocks (paragraphs, list items) and spans (plain text and § links). No flet here.
+
+The content's conventions (content/README.md): paragraphs are separated by one blank line; list
+items start with ``- `` (nested with two more spaces) or ``1. ``; ``§4.1`` names a section of the
+same ruleset. Glossary texts also name sections as ``AZRM 2.3`` or ``EMA RCR 3.4.6, 3.4.8``: those
+become links to that ruleset when the section exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from handbook.core.model import Library
+
+BlockKind = Literal["para", "bullet", "number"]
+
+_BULLET = re.compile(r"^(?P<indent> *)- (?P<text>.*)$")
+_NUMBER = re.compile(r"^(?P<indent> *)(?P<marker>\d+[.)]) (?P<text>.*)$")
+_REF = r"\d+(?:\.\d+)*"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph or a list item; ``level`` counts list nesting (0 = top), ``marker`` is the
+    number of a numbered item ("1.")."""
+
+    kind: BlockKind
+    text: str
+    level: int = 0
+    marker: str = ""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of text; a link when ``ref`` is set (``ruleset``'s section ``ref``)."""
+
+    text: str
+    ruleset: str | None = None
+    ref: str | None = None
+
+    @property
+    def is_link(self) -> bool:
+        return self.ref is not None
+
+    @property
+    def route(self) -> str | None:
+        if self.ref is None:
+            return None
+        from handbook.ui.routes import section_route
+
+        return section_route(self.ruleset or "", self.ref)
+
+
+def blocks(text: str) -> list[Block]:
+    """Split rule text into paragraphs and list items, in order.
+
+    Lines of a paragraph are joined with a space; a non-blank line after a list item that is not
+    itself an item continues that item.
+    """
+    out: list[Block] = []
+    para: list[str] = []
+    last_item: Block | None = None
+
+    def flush() -> None:
+        nonlocal para
+        if para:
+            out.append(Block("para", " ".join(p.strip() for p in para)))
+            para = []
+
+    for line in (text or "").splitlines():
+        if not line.strip():
+            flush()
+            last_item = None
+            continue
+        m = _BULLET.match(line)
+        n = None if m else _NUMBER.match(line)
+        if m or n:
+            flush()
+            mm = m or n
+            assert mm is not None
+            level = len(mm.group("indent")) // 2
+            block = Block("bullet" if m else "number", mm.group("text").strip(), level,
+                          n.group("marker") if n else "")
+            out.append(block)
+            last_item = block
+            continue
+        if last_item is not None:
+            merged = Block(last_item.kind, f"{last_item.text} {line.strip()}", last_item.level,
+                           last_item.marker)
+            out[-1] = merged
+            last_item = merged
+            continue
+        para.append(line)
+    flush()
+    return out
+
+
+def _short_names(library: Library | None) -> Mapping[str, str]:
+    """Short names as they appear in running text ("AZRM", "EMA RCR") -> ruleset id."""
+    if library is None:
+        return {}
+    names: dict[str, str] = {}
+    for rs in library.rulesets.values():
+        if rs.sections:
+            names[rs.short] = rs.id
+    return names
+
+
+def segments(text: str, *, ruleset: str | None, library: Library | None = None) -> list[Segment]:
+    """``text`` as plain runs and links.
+
+    ``§4.1`` links to section 4.1 of ``ruleset``; with a ``library``, ``AZRM 2.3`` and
+    ``EMA RCR 3.3, 3.3.1`` link to those rulesets. A reference becomes a link only when the
+    section exists (with a ``library``) — otherwise it stays plain text.
+    """
+    names = _short_names(library)
+    alts = [re.escape(n) for n in sorted(names, key=len, reverse=True)]
+    qualified = (rf"(?P<rs>{'|'.join(alts)})\s+§?\s?(?P<qref>{_REF})"
+                 rf"(?P<more>(?:\s*(?:,|and)\s*§?{_REF})*)") if alts else None
+    section = rf"§\s?(?P<sref>{_REF})"
+    pattern = re.compile(f"{qualified}|{section}" if qualified else section)
+
+    def exists(rs_id: str | None, ref: str) -> bool:
+        if rs_id is None:
+            return False
+        if library is None:
+            return True
+        rs = library.rulesets.get(rs_id)
+        return bool(rs and rs.has_section(ref))
+
+    out: list[Segment] = []
+    pos = 0
+
+    def plain(s: str) -> None:
+        if s:
+            if out and not out[-1].is_link:
+                out[-1] = Segment(out[-1].text + s)
+            else:
+                out.append(Segment(s))
+
+    for m in pattern.finditer(text or ""):
+        plain(text[pos:m.start()])
+        pos = m.end()
+        if m.groupdict().get("sref"):
+            ref = m.group("sref")
+            if exists(ruleset, ref):
+                out.append(Segment(m.group(0), ruleset, ref))
+            else:
+                plain(m.group(0))
+            continue
+        rs_id = names[m.group("rs")]
+        # the ruleset name plus the first reference form one link ("AZRM 2.3")
+        first_end = m.end("qref")
+        ref = m.group("qref")
+        if exists(rs_id, ref):
+            out.append(Segment(text[m.start():first_end], rs_id, ref))
+        else:
+            plain(text[m.start():first_end])
+        rest = m.group("more") or ""
+        base = first_end
+        for mm in re.finditer(rf"§?{_REF}", rest):
+            plain(text[base:first_end + mm.start()])
+            r = mm.group(0).lstrip("§")
+            if exists(rs_id, r):
+                out.append(Segment(mm.group(0), rs_id, r))
+            else:
+                plain(mm.group(0))
+            base = first_end + mm.end()
+        plain(text[base:m.end()])
+    plain(text[pos:] if text else "")
+    return out
+
+
+def section_links(text: str, *, ruleset: str, library: Library | None = None) -> list[str]:
+    """The distinct section refs ``text`` links to within ``ruleset``, in order of appearance."""
+    seen: list[str] = []
+    for s in segments(text, ruleset=ruleset, library=library):
+        if s.is_link and s.ruleset == ruleset and s.ref not in seen:
+            seen.append(s.ref)  # type: ignore[arg-type]
+    return seen
+
+
+def ref_label(ref: str | None) -> str:
+    """"§2.4" for a section ref ("" for none); keeps the source's suffix ("§12.3.1 (2)")."""
+    if not ref:
+        return ""
+    return f"§{ref}"
+
+
+def leading_ref(ref: str | None) -> str | None:
+    """The section number a penalty-row ref starts with: "12.3.1 (2)" -> "12.3.1"."""
+    if not ref:
+        return None
+    m = re.match(_REF, ref.strip().lstrip("§"))
+    return m.group(0) if m else None

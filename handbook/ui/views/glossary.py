@@ -1,0 +1,170 @@
+"""Glossary: ``/glossary`` (every term in English, Japanese and kana, with a filter that works in
+either script) and ``/glossary/<id>`` (one term with its sections and see-also terms)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import flet as ft
+
+from handbook.core.model import Library, Section, Term
+from handbook.core.search import fold, romaji_key
+from handbook.ui.context import AppContext
+from handbook.ui.routes import section_route, term_route
+from handbook.ui.text import ref_label
+from handbook.ui.widgets import (
+    refresh,
+    BODY_SIZE,
+    SMALL_SIZE,
+    badge,
+    empty_note,
+    filter_field,
+    nav_tile,
+    rich_text,
+    section_heading,
+)
+
+
+# ------------------------------------------------------------------ data (no flet)
+
+
+def term_keys(t: Term) -> tuple[str, ...]:
+    """The folded strings a filter matches: English term and aliases, Japanese, reading, romaji
+    (and their spelling-insensitive romaji keys: "ryukyoku" matches "ryūkyoku", "chonbo" "chombo")."""
+    raw = [t.term, *t.aliases, *t.romaji, t.japanese or "", t.reading or "", t.id.replace("-", " ")]
+    folded = [fold(x) for x in raw if x]
+    keys = [romaji_key(w) for x in folded for w in x.split() if x.isascii()]
+    return tuple(folded + keys)
+
+
+def filter_terms(terms: Iterable[Term], query: str) -> list[Term]:
+    """Terms matching ``query`` in English, Japanese (kanji, hiragana or katakana) or romaji;
+    every word of the query must match. An empty query keeps every term."""
+    q = fold(query).strip()
+    if not q:
+        return list(terms)
+    words = q.split()
+    out = []
+    for t in terms:
+        keys = term_keys(t)
+        hay = " | ".join(keys)
+        ok = True
+        for w in words:
+            if w in hay:
+                continue
+            if w.isascii() and any(romaji_key(w) in k for k in keys):
+                continue
+            ok = False
+            break
+        if ok:
+            out.append(t)
+    return out
+
+
+def sorted_terms(terms: Iterable[Term]) -> list[Term]:
+    """Alphabetical by the English term (case-insensitive)."""
+    return sorted(terms, key=lambda t: fold(t.term))
+
+
+def term_sections(library: Library, t: Term) -> list[tuple[str, Section]]:
+    """The sections in ``Term.refs`` that exist, as ``(ruleset short name, Section)``."""
+    out = []
+    for rid, ref in t.refs:
+        rs = library.rulesets.get(rid)
+        if rs and rs.has_section(ref):
+            out.append((rs.short, rs.section(ref)))
+    return out
+
+
+def see_also(library: Library, t: Term) -> list[Term]:
+    out = []
+    for tid in t.see_also:
+        try:
+            out.append(library.term(tid))
+        except KeyError:
+            continue
+    return out
+
+
+# ------------------------------------------------------------------------- views
+
+
+def term_subtitle(t: Term) -> str:
+    return " · ".join(x for x in (t.japanese, t.reading) if x)
+
+
+def build_index(ctx: AppContext) -> ft.View:
+    _ = ctx._
+    terms = sorted_terms(ctx.library.glossary)
+    listing = ft.Column(spacing=0)
+    count = ft.Text("", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)
+
+    def show(q: str) -> None:
+        found = filter_terms(terms, q)
+        count.value = _("{shown} of {total} terms").format(shown=len(found), total=len(terms))
+        listing.controls = [
+            nav_tile(ctx, t.term, term_route(t.id), subtitle=term_subtitle(t) or None, key=f"term-{t.id}")
+            for t in found
+        ] or [empty_note(_("No terms match the filter."))]
+
+    def filtered(q: str) -> None:
+        show(q)
+        refresh(listing, count)
+
+    q0 = ctx.query.get("q", "")
+    show(q0)
+    return ctx.view(route=ctx.route, title=_("Glossary"), back=False,
+                    header=[filter_field(ctx, filtered, value=q0, hint=_("English, 日本語, かな or romaji")),
+                            count],
+                    controls=[listing])
+
+
+def build_term(ctx: AppContext, term: str) -> ft.View:
+    _ = ctx._
+    t = ctx.library.term(term)
+    controls: list[ft.Control] = [
+        ft.Semantics(header=True, heading_level=1,
+                     content=ft.Text(t.term, size=24, weight=ft.FontWeight.BOLD, selectable=True)),
+    ]
+    if t.japanese:
+        controls.append(ft.Text(t.japanese, size=28, selectable=True))
+    else:
+        controls.append(ft.Text(_("No Japanese term in the source"), size=SMALL_SIZE, italic=True))
+    if t.reading:
+        controls.append(ft.Text(t.reading, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, selectable=True))
+    def plain(x: str) -> str:
+        return fold(x).replace("-", "").replace(" ", "")
+
+    spellings = []
+    for x in t.romaji:
+        if plain(x) != plain(t.term) and plain(x) not in {plain(s) for s in spellings}:
+            spellings.append(x)
+    if spellings or t.aliases:
+        controls.append(ft.Text(_("Also: {names}").format(names=", ".join([*t.aliases, *spellings])),
+                                size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    controls.append(section_heading(_("Definition")))
+    controls.append(rich_text(ctx, t.definition, ruleset=t.source, selectable=False))
+    if t.source and t.source in ctx.library.rulesets:
+        controls.append(ft.Row([badge(_("Source: {ruleset}").format(
+            ruleset=ctx.library.rulesets[t.source].short))]))
+    if t.explanation:
+        controls.append(section_heading(_("Explanation")))
+        controls.append(rich_text(ctx, t.explanation, ruleset=t.source))
+    secs = term_sections(ctx.library, t)
+    if secs:
+        controls.append(section_heading(_("Sections"), count=len(secs)))
+        for short, s in secs:
+            controls.append(nav_tile(ctx, f"{short} {ref_label(s.ref)}  {s.title}",
+                                     section_route(s.ruleset, s.ref), subtitle=s.title_ja,
+                                     leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY)))
+    also = see_also(ctx.library, t)
+    if also:
+        controls.append(section_heading(_("See also"), count=len(also)))
+        for o in also:
+            controls.append(nav_tile(ctx, o.term, term_route(o.id), subtitle=term_subtitle(o) or None,
+                                     leading=ft.Icon(ft.Icons.TRANSLATE, color=ft.Colors.PRIMARY)))
+    return ctx.view(route=ctx.route, title=t.term, controls=controls)
+
+
+__all__ = ["build_index", "build_term", "filter_terms", "see_also", "sorted_terms", "term_keys",
+           "term_sections"]

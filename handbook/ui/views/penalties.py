@@ -1,0 +1,293 @@
+"""Penalties: ``/penalties`` (the tables), ``/penalties/<ruleset>`` (one table as a phone list,
+grouped by category, with a filter; WRC tables show both columns side by side and mark the rows
+where they differ) and ``/penalties/<ruleset>/<foul>`` (one foul, then the same foul in every
+other ruleset)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import flet as ft
+
+from handbook.core.model import Library, PenaltyRow, Ruleset
+from handbook.core.search import fold
+from handbook.i18n import N_
+from handbook.ui.context import AppContext
+from handbook.ui.routes import penalty_route, section_route
+from handbook.ui.text import leading_ref, ref_label
+from handbook.ui.widgets import (
+    refresh,
+    BODY_SIZE,
+    SMALL_SIZE,
+    badge,
+    empty_note,
+    filter_field,
+    nav_tile,
+    rich_text,
+    section_heading,
+)
+
+WORLD = N_("World Championship")
+LOWER = N_("Lower")
+#: the two columns of a two-column table, in screen order
+COLUMN_ORDER = (WORLD, LOWER)
+
+
+# ------------------------------------------------------------------ data (no flet)
+
+
+@dataclass(frozen=True)
+class PenaltyColumn:
+    """One column of a row: ``label`` (untranslated; "" for a one-column table), the penalty
+    ``text``, and ``own``: whether this is the column the ruleset itself uses."""
+
+    label: str
+    text: str
+    own: bool
+
+
+def columns(row: PenaltyRow) -> list[PenaltyColumn]:
+    """The row's penalty columns in screen order: World Championship, then Lower, for a
+    two-column table (the ruleset's own column marked); the one penalty otherwise."""
+    if row.compare_label is None:
+        return [PenaltyColumn("", row.penalty, True)]
+    other = row.compare_label
+    own = LOWER if other == WORLD else WORLD if other == LOWER else ""
+    cols = {own: PenaltyColumn(own, row.penalty, True),
+            other: PenaltyColumn(other, row.compare_penalty or "", False)}
+    order = [c for c in COLUMN_ORDER if c in cols] + [c for c in cols if c not in COLUMN_ORDER]
+    return [cols[c] for c in order]
+
+
+def two_column(rs: Ruleset) -> bool:
+    return any(r.compare_label for r in rs.penalties)
+
+
+def row_text(row: PenaltyRow) -> str:
+    """Everything a filter matches in a row, folded."""
+    return fold(" ".join(x for x in (row.foul, row.penalty, row.compare_penalty, row.category, row.note,
+                                     row.ref, row.id.replace("-", " ")) if x))
+
+
+def filter_rows(rows: Iterable[PenaltyRow], query: str = "", *, only_differences: bool = False
+                ) -> list[PenaltyRow]:
+    """Rows whose text contains every word of ``query`` (folded: case, width, kana), and only the
+    rows whose columns differ when ``only_differences``."""
+    words = fold(query).split()
+    out = []
+    for r in rows:
+        if only_differences and not r.differs:
+            continue
+        if words:
+            hay = row_text(r)
+            if not all(w in hay for w in words):
+                continue
+        out.append(r)
+    return out
+
+
+def group_rows(rows: Iterable[PenaltyRow]) -> list[tuple[str, list[PenaltyRow]]]:
+    """Rows grouped by category, categories in order of first appearance, rows in source order."""
+    groups: dict[str, list[PenaltyRow]] = {}
+    for r in rows:
+        groups.setdefault(r.category, []).append(r)
+    return list(groups.items())
+
+
+def penalty_rulesets(library: Library) -> list[Ruleset]:
+    return [rs for rs in library.rulesets.values() if rs.penalties]
+
+
+def other_rulesets(library: Library, ruleset_id: str, foul_id: str) -> list[tuple[Ruleset, list[PenaltyRow]]]:
+    """The same foul in every other ruleset that has it (``Library.foul``), in library order."""
+    found = library.foul(foul_id)
+    return [(library.rulesets[rid], rows) for rid, rows in found.items() if rid != ruleset_id]
+
+
+def ref_route(library: Library, row: PenaltyRow) -> str | None:
+    """The section screen a row's ``ref`` points to, when that ruleset has the section."""
+    ref = leading_ref(row.ref)
+    rs = library.rulesets.get(row.ruleset)
+    if ref and rs and rs.has_section(ref):
+        return section_route(rs.id, ref)
+    return None
+
+
+# ------------------------------------------------------------------------- views
+
+
+def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Control:
+    _ = ctx._
+    items: list[ft.Control] = []
+    if col.label:
+        items.append(ft.Text(_(col.label), size=12, weight=ft.FontWeight.W_600,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+    items.append(ft.Text(col.text or _("(not given)"), size=BODY_SIZE,
+                         weight=ft.FontWeight.BOLD if col.own else ft.FontWeight.NORMAL))
+    return ft.Container(
+        content=ft.Column(items, spacing=2, tight=True),
+        expand=True,
+        padding=ft.Padding.all(8),
+        border_radius=8,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if (col.own and col.label) else (
+            ft.Colors.SURFACE_CONTAINER_HIGHEST if col.label else None),
+    )
+
+
+def penalty_cells(ctx: AppContext, row: PenaltyRow) -> ft.Control:
+    """The penalty of a row: one cell, or the two WRC columns side by side."""
+    cols = columns(row)
+    cells = [_column_cell(ctx, c, differs=row.differs) for c in cols]
+    if len(cells) == 1:
+        return cells[0]
+    return ft.Row(cells, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def _row_badges(ctx: AppContext, row: PenaltyRow) -> list[ft.Control]:
+    _ = ctx._
+    out: list[ft.Control] = []
+    if row.ref:
+        out.append(ft.Text(ref_label(row.ref), size=SMALL_SIZE, weight=ft.FontWeight.BOLD,
+                           color=ft.Colors.PRIMARY))
+    if row.differs:
+        out.append(ft.Container(
+            content=ft.Row([ft.Icon(ft.Icons.COMPARE_ARROWS, size=16, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                            ft.Text(_("Differs"), size=12, weight=ft.FontWeight.BOLD,
+                                    color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=4, tight=True),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+            tooltip=_("The World Championship and Lower columns differ"),
+        ))
+    if row.strike:
+        out.append(badge(_("Strike"), tooltip=_("Adds an AZRM Strike (§1.4)")))
+    return out
+
+
+def row_tile(ctx: AppContext, row: PenaltyRow) -> ft.Control:
+    """One row of a table: foul, § ref, marks, penalty (both columns for WRC)."""
+    head = _row_badges(ctx, row)
+    parts: list[ft.Control] = [ft.Text(row.foul, size=BODY_SIZE, weight=ft.FontWeight.W_500)]
+    if head:
+        parts.append(ft.Row(head, spacing=8, wrap=True))
+    parts.append(penalty_cells(ctx, row))
+    tile = ft.ListTile(
+        title=ft.Column(parts, spacing=6, tight=True),
+        on_click=lambda e, r=penalty_route(row.ruleset, row.id): ctx.navigate(r),
+        min_height=56,
+        content_padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+        data=row.id,
+        key=f"row-{row.index}",
+    )
+    if row.differs:
+        # a coloured bar on the left as well as the "Differs" label
+        return ft.Container(content=tile, border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.TERTIARY)))
+    return tile
+
+
+def build_index(ctx: AppContext) -> ft.View:
+    _ = ctx._
+    controls: list[ft.Control] = []
+    for rs in penalty_rulesets(ctx.library):
+        sub = [rs.title, _("{count} rows").format(count=len(rs.penalties))]
+        if two_column(rs):
+            sub.append(_("World Championship and Lower side by side"))
+        controls.append(nav_tile(ctx, rs.short, penalty_route(rs.id), subtitle=sub,
+                                 leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY),
+                                 trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
+    return ctx.view(route=ctx.route, title=_("Penalties"), back=False, controls=controls)
+
+
+def build_table(ctx: AppContext, ruleset: str) -> ft.View:
+    _ = ctx._
+    rs = ctx.library.rulesets[ruleset]
+    state = {"q": ctx.query.get("q", ""), "diff": ctx.query.get("diff") == "1"}
+    listing = ft.Column(spacing=0)
+    count = ft.Text("", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)
+
+    def show() -> None:
+        rows = filter_rows(rs.penalties, state["q"], only_differences=state["diff"])
+        count.value = _("{shown} of {total} rows").format(shown=len(rows), total=len(rs.penalties))
+        out: list[ft.Control] = []
+        for category, group in group_rows(rows):
+            out.append(section_heading(category, count=len(group)))
+            out.extend(row_tile(ctx, r) for r in group)
+        listing.controls = out or [empty_note(_("No rows match the filter."))]
+
+    def filtered(q: str) -> None:
+        state["q"] = q
+        show()
+        refresh(listing, count)
+
+    def diff_toggled(e) -> None:
+        state["diff"] = bool(e.control.value)
+        show()
+        refresh(listing, count)
+
+    header: list[ft.Control] = [filter_field(ctx, filtered, value=state["q"],
+                                             hint=_("foul, penalty or §"))]
+    intro: list[ft.Control] = [ft.Text(rs.title, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+    if two_column(rs):
+        header.append(ft.Row([ft.Switch(label=_("Only differences"), value=state["diff"],
+                                        on_change=diff_toggled)], height=48))
+        own = columns(rs.penalties[0])
+        own_label = next((c.label for c in own if c.own), "")
+        intro.append(ft.Text(
+            _("{ruleset} uses the {column} column (highlighted).").format(ruleset=rs.short, column=_(own_label)),
+            size=SMALL_SIZE))
+    if rs.note:
+        intro.append(ft.ExpansionTile(
+            title=ft.Text(_("About this table"), size=SMALL_SIZE),
+            controls=[ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)],
+            min_tile_height=48, dense=True,
+            controls_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+        ))
+    show()
+    header.append(count)
+    return ctx.view(route=ctx.route, title=_("{ruleset} penalties").format(ruleset=rs.short),
+                    header=header, controls=[*intro, listing])
+
+
+def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
+    _ = ctx._
+    rs = ctx.library.rulesets[ruleset]
+    rows = rs.rows(foul)
+    if not rows:
+        raise KeyError(f"{ruleset}: no penalty row for {foul!r}")
+    controls: list[ft.Control] = [ft.Row([badge(rs.short)])]
+    for row in rows:
+        controls.append(ft.Semantics(header=True, heading_level=1,
+                                     content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD,
+                                                     selectable=True)))
+        marks = _row_badges(ctx, row)
+        if marks:
+            controls.append(ft.Row(marks, spacing=8, wrap=True))
+        controls.append(penalty_cells(ctx, row))
+        facts: list[str] = []
+        if row.points:
+            facts.append(_("{points}P deducted (1P = 1,000 points)").format(points=row.points))
+        facts.append(_("Category: {category}").format(category=row.category))
+        controls.append(ft.Text(" · ".join(facts), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        if row.note:
+            controls.append(rich_text(ctx, row.note, ruleset=rs.id, size=SMALL_SIZE))
+        target = ref_route(ctx.library, row)
+        if target:
+            sec = rs.section(leading_ref(row.ref) or "")
+            controls.append(nav_tile(ctx, _("Read {ref} {title}").format(ref=ref_label(sec.ref), title=sec.title),
+                                     target, subtitle=sec.title_ja, leading=ft.Icon(ft.Icons.MENU_BOOK)))
+        controls.append(ft.Divider(height=12))
+
+    others = other_rulesets(ctx.library, rs.id, foul)
+    controls.append(section_heading(_("Same foul in other rulesets"), count=len(others)))
+    if not others:
+        controls.append(empty_note(_("No other ruleset names this foul.")))
+    for other, orows in others:
+        for r in orows:
+            sub = [r.foul]
+            own = next(c for c in columns(r) if c.own)
+            sub.append(f"{_(own.label)}: {own.text}" if own.label else own.text)
+            if r.ref:
+                sub.append(ref_label(r.ref))
+            controls.append(nav_tile(ctx, other.short, penalty_route(other.id, r.id), subtitle=sub,
+                                     leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
+    return ctx.view(route=ctx.route, title=rows[0].foul, controls=controls)

@@ -1,0 +1,273 @@
+"""Home: ``/`` and ``/search?q=…`` — one search box, results as you type, grouped into Rules,
+Penalties and Glossary; every result names its ruleset and section."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import flet as ft
+
+from handbook.core.model import Hit, Library, PenaltyRow
+from handbook.i18n import N_
+from handbook.ui.context import AppContext
+from handbook.ui.routes import search_route
+from handbook.ui.text import ref_label
+from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, section_heading
+
+#: group order on screen, with the (untranslated) headings
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("rule", N_("Rules")),
+    ("penalty", N_("Penalties")),
+    ("term", N_("Glossary")),
+)
+RESULT_LIMIT = 40
+#: rows of each group shown before "Show all"
+GROUP_PREVIEW = 5
+ALL_RULESETS = "__all__"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One row of the result list, ready to show.
+
+    ``ruleset`` is the short name ("AZRM", "" for terms); ``ref`` the § label ("§2.4") of a rule
+    or a penalty row; ``subtitle`` the Japanese subtitle of a rule or term (with the reading);
+    ``penalty`` the penalty text of a penalty row; ``penalties`` the penalties of the rows citing
+    a rule section (what the judge gives); ``route`` where a tap goes.
+    """
+
+    kind: str
+    title: str
+    route: str
+    ruleset: str = ""
+    ref: str = ""
+    subtitle: str = ""
+    penalty: str = ""
+    penalties: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The row's accessible name: ruleset, §, title, subtitle, penalty."""
+        parts = [self.ruleset, self.ref, self.title, self.subtitle, self.penalty]
+        return " ".join(p for p in parts if p)
+
+
+def _row_for(library: Library, hit: Hit) -> PenaltyRow | None:
+    rs = library.rulesets.get(hit.ruleset or "")
+    if rs is None:
+        return None
+    for r in rs.penalties:
+        if r.index == hit.row and r.id == hit.ref:
+            return r
+    rows = rs.rows(hit.ref)
+    return rows[0] if rows else None
+
+
+def _distinct(items: Sequence[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for i in items:
+        if i and i not in out:
+            out.append(i)
+    return tuple(out)
+
+
+def to_result(library: Library, hit: Hit) -> Result:
+    """A search :class:`Hit` as a :class:`Result` row."""
+    if hit.kind == "rule":
+        rs = library.rulesets[hit.ruleset or ""]
+        cited = rs.rows_citing(hit.ref)
+        return Result("rule", hit.title, hit.route, rs.short, ref_label(hit.ref), hit.subtitle or "",
+                      penalties=_distinct([r.penalty for r in cited]))
+    if hit.kind == "penalty":
+        rs = library.rulesets[hit.ruleset or ""]
+        row = _row_for(library, hit)
+        return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
+                      penalty=(row.penalty if row else hit.subtitle) or "")
+    term = None
+    try:
+        term = library.term(hit.ref)
+    except KeyError:
+        pass
+    sub = " · ".join(x for x in ((term.japanese, term.reading) if term else (hit.subtitle,)) if x)
+    return Result("term", hit.title, hit.route, "", "", sub)
+
+
+def group_results(library: Library, hits: Sequence[Hit]) -> list[tuple[str, list[Result]]]:
+    """Hits as ``[(kind, [Result, …]), …]`` in the order Rules, Penalties, Glossary (best first
+    within each group); empty groups are left out."""
+    by_kind: dict[str, list[Result]] = {k: [] for k, _ in GROUPS}
+    for h in hits:
+        by_kind.setdefault(h.kind, []).append(to_result(library, h))
+    return [(k, by_kind[k]) for k, _ in GROUPS if by_kind.get(k)]
+
+
+def run_search(library: Library, query: str, ruleset: str | None = None,
+               limit: int = RESULT_LIMIT) -> list[tuple[str, list[Result]]]:
+    """Search and group; an empty query gives no groups."""
+    if not query.strip():
+        return []
+    return group_results(library, library.search(query, ruleset=ruleset, limit=limit))
+
+
+# ---------------------------------------------------------------------------- flet
+
+
+def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
+    """One result: ruleset badge and § ref, title, Japanese subtitle, penalty text."""
+    _ = ctx._
+    head: list[ft.Control] = []
+    if r.ruleset:
+        head.append(badge(r.ruleset))
+    if r.ref:
+        head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+    lines: list[ft.Control] = []
+    if head:
+        lines.append(ft.Row(head, spacing=8, wrap=True))
+    lines.append(ft.Text(r.title, size=BODY_SIZE, weight=ft.FontWeight.W_500))
+    if r.subtitle:
+        lines.append(ft.Text(r.subtitle, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    if r.penalty:
+        lines.append(ft.Text(r.penalty, size=BODY_SIZE, weight=ft.FontWeight.BOLD))
+    if r.penalties:
+        lines.append(ft.Text(_("Penalties: {list}").format(list=" · ".join(r.penalties)), size=SMALL_SIZE,
+                             color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
+                             overflow=ft.TextOverflow.ELLIPSIS))
+    icon = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}[r.kind]
+    return ft.ListTile(
+        leading=ft.Icon(icon, color=ft.Colors.PRIMARY),
+        title=ft.Column(lines, spacing=2, tight=True),
+        on_click=lambda e: on_open(r.route),
+        min_height=56,
+        content_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+        data=r.route,
+        tooltip=None,
+    )
+
+
+def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | None = None,
+                    on_expand=None) -> list[ft.Control]:
+    """Headings and result rows; a group shows its first :data:`GROUP_PREVIEW` rows until its
+    "Show all" button is pressed (so all three groups stay in reach of a thumb)."""
+    _ = ctx._
+    out: list[ft.Control] = []
+    headings = dict(GROUPS)
+    expanded = expanded if expanded is not None else set()
+    for kind, results in groups:
+        out.append(section_heading(_(headings[kind]), count=len(results)))
+        shown = results if kind in expanded else results[:GROUP_PREVIEW]
+        out.extend(result_tile(ctx, r, on_open) for r in shown)
+        if len(shown) < len(results):
+            out.append(ft.TextButton(
+                _("Show all {count} {group}").format(count=len(results), group=_(headings[kind]).lower()),
+                icon=ft.Icons.EXPAND_MORE, height=48,
+                on_click=lambda e, k=kind: on_expand(k) if on_expand else None,
+            ))
+    return out
+
+
+def start_controls(ctx: AppContext) -> list[ft.Control]:
+    """What the home screen shows before anything is typed."""
+    _ = ctx._
+    examples = ["見せ牌", "kuikae", "empty call", "§2.4", "chombo"]
+
+    def example(q: str) -> ft.Control:
+        return ft.OutlinedButton(q, on_click=lambda e: ctx.navigate(search_route(q)), height=48,
+                                 tooltip=_("Search for {query}").format(query=q))
+
+    return [
+        ft.Text(_("Type a foul, a term or a section number, in English, romaji or Japanese."),
+                size=BODY_SIZE),
+        ft.Row([example(q) for q in examples], wrap=True, spacing=8, run_spacing=8),
+        section_heading(_("Browse")),
+        *[ft.ListTile(title=ft.Text(t, size=BODY_SIZE), leading=ft.Icon(i), min_height=56,
+                      on_click=lambda e, r=r: ctx.navigate(r))
+          for t, i, r in (
+              (_("Rules by ruleset"), ft.Icons.MENU_BOOK, "/rules"),
+              (_("Penalty tables"), ft.Icons.GAVEL, "/penalties"),
+              (_("Glossary (English / 日本語)"), ft.Icons.TRANSLATE, "/glossary"),
+              (_("Calculators and ledger"), ft.Icons.CALCULATE, "/tools"),
+          )],
+    ]
+
+
+def ruleset_options(ctx: AppContext) -> list[ft.DropdownOption]:
+    _ = ctx._
+    opts = [ft.DropdownOption(key=ALL_RULESETS, text=_("All rulesets"))]
+    for rs in ctx.library.rulesets.values():
+        opts.append(ft.DropdownOption(key=rs.id, text=rs.short))
+    return opts
+
+
+def build(ctx: AppContext) -> ft.View:
+    _ = ctx._
+    query = ctx.query.get("q", "")
+    results = ft.Column(spacing=0)
+    expanded: set[str] = set()
+
+    def expand(kind: str) -> None:
+        expanded.add(kind)
+        show(box.value or "", keep_expanded=True)
+        refresh(results)
+
+    def show(q: str, *, keep_expanded: bool = False) -> None:
+        if not keep_expanded:
+            expanded.clear()
+        if q.strip():
+            groups = run_search(ctx.library, q, ctx.ruleset)
+            results.controls = (result_controls(ctx, groups, open_result, expanded=expanded,
+                                                on_expand=expand) if groups
+                                else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+        else:
+            results.controls = start_controls(ctx)
+
+    async def open_result(route: str) -> None:
+        # remember the query in the history first, so Back returns to these results
+        q = (box.value or "").strip()
+        if q and ctx.query.get("q", "") != q:
+            await ctx.set_url(search_route(q))
+        ctx.navigate(route)
+
+    def changed(e) -> None:
+        show(e.control.value or "")
+        refresh(results)
+
+    def submitted(e) -> None:
+        q = (e.control.value or "").strip()
+        ctx.navigate(search_route(q))
+
+    def ruleset_chosen(e) -> None:
+        key = e.control.value
+        ctx.set_ruleset(None if key in (None, ALL_RULESETS) else key)
+        show(box.value or "")
+        refresh(results)
+
+    box = ft.TextField(
+        label=_("Search"),
+        value=query,
+        autofocus=True,
+        prefix_icon=ft.Icons.SEARCH,
+        hint_text=_("見せ牌, kuikae, empty call, §2.4"),
+        on_change=changed,
+        on_submit=submitted,
+        text_size=18,
+        border=ft.OutlineInputBorder(border_radius=12),
+        key="search-box",
+    )
+    picker = ft.Dropdown(
+        label=_("Ruleset"),
+        value=ctx.ruleset or ALL_RULESETS,
+        options=ruleset_options(ctx),
+        on_select=ruleset_chosen,
+        dense=False,
+        expand=True,
+        key="ruleset-picker",
+    )
+    show(query)
+    return ctx.view(
+        route=ctx.route,
+        title=_("Riichi Judge Handbook"),
+        back=False,
+        header=[box, ft.Row([picker])],
+        controls=[results],
+    )

@@ -1,0 +1,175 @@
+"""The app object on a stub page: settings restored from SharedPreferences, routing, deep links,
+the silent URL update of the search box; and the i18n helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+import flet as ft
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from uihelpers import StubPage, find
+
+from handbook import i18n
+from handbook.paths import ASSETS_DIR
+from handbook.ui.app import FONTS, HandbookApp, Preferences, create_app, install_spa_fallback, make_theme
+
+
+class FakePrefs:
+    """The SharedPreferences service's async get/set, kept in a dict."""
+
+    def __init__(self, data=None, fail=False):
+        self.data = dict(data or {})
+        self.fail = fail
+
+    async def get(self, key):
+        if self.fail:
+            raise TimeoutError("no client")
+        return self.data.get(key)
+
+    async def set(self, key, value):
+        self.data[key] = value
+        return True
+
+
+def start(library, *, route="/", width=412, prefs=None):
+    page = StubPage(width=width, route=route)
+    app = HandbookApp(page, library, prefs=Preferences(prefs))
+    asyncio.run(app.start())
+    page.on_route_change = app.on_route_change
+    return app, page
+
+
+def test_start_configures_fonts_and_themes(library):
+    app, page = start(library)
+    assert page.fonts == FONTS == {"NotoSansJP": "fonts/NotoSansJP-Regular.ttf"}
+    assert (ASSETS_DIR / FONTS["NotoSansJP"]).is_file()
+    assert page.theme.font_family == page.dark_theme.font_family == "NotoSansJP"
+    assert page.theme_mode == ft.ThemeMode.SYSTEM  # default follows the system
+    assert page.title == "Riichi Judge Handbook"
+    assert [v.route for v in page.views] == ["/"]
+
+
+def test_deep_link_opens_that_screen(library):
+    app, page = start(library, route="/rules/azrm/2.4")
+    assert [v.route for v in page.views] == ["/rules/azrm/2.4"]
+    assert page.views[0].appbar.title.value == "AZRM §2.4"
+
+
+def test_settings_restored_and_saved(library):
+    prefs = FakePrefs({"rjh.ruleset": "azrm", "rjh.theme": "dark"})
+    app, page = start(library, prefs=prefs)
+    assert app.ctx.ruleset == "azrm"
+    assert page.theme_mode == ft.ThemeMode.DARK
+    picker = find(page.views[0], ft.Dropdown, label="Ruleset")[0]
+    assert picker.value == "azrm"
+
+    async def choose():
+        app.ctx.set_ruleset("wrc-2025")
+        app.ctx.set_theme("light")
+        await asyncio.sleep(0.01)
+
+    asyncio.run(choose())
+    assert prefs.data["rjh.ruleset"] == "wrc-2025" and prefs.data["rjh.theme"] == "light"
+
+
+def test_bad_or_missing_prefs_fall_back_to_defaults(library):
+    app, page = start(library, prefs=FakePrefs({"rjh.ruleset": "gone", "rjh.theme": "purple"}))
+    assert app.ctx.ruleset is None and page.theme_mode == ft.ThemeMode.SYSTEM
+    app, page = start(library, prefs=FakePrefs(fail=True))
+    assert app.ctx.ruleset is None and page.views
+
+
+def test_route_change_rebuilds_and_back_goes_up(library):
+    app, page = start(library)
+    asyncio.run(app.navigate("/glossary/misehai"))
+    assert page.pushed == ["/glossary/misehai"]
+    assert page.views[0].route == "/glossary/misehai"
+    # the browser's back button: the route changes, the screen follows
+    app.on_route_change(type("E", (), {"route": "/rules/azrm"})())
+    assert page.views[0].route == "/rules/azrm"
+
+
+def test_silent_url_keeps_the_screen(library):
+    app, page = start(library)
+    view = page.views[0]
+    asyncio.run(app.set_url("/search?q=kuikae"))
+    assert page.pushed == ["/search?q=kuikae"]
+    assert page.views[0] is view  # not rebuilt: the search box keeps its focus and text
+    assert app.ctx.query == {"q": "kuikae"}
+    app.on_route_change(type("E", (), {"route": "/"})())
+    assert page.views[0] is not view
+
+
+def test_resize_across_the_breakpoint_switches_navigation(library):
+    app, page = start(library)
+    assert page.views[0].navigation_bar is not None
+    page.width = 1280
+    app.on_resize(None)
+    assert page.views[0].navigation_bar is None and find(page.views[0], ft.NavigationRail)
+
+
+def test_create_app_returns_a_coroutine_function(library):
+    main = create_app(library)
+    assert asyncio.iscoroutinefunction(main)
+    page = StubPage(route="/glossary")
+    asyncio.run(main(page))
+    assert page.views[0].route == "/glossary"
+
+
+def test_themes_build():
+    assert make_theme(False).font_family == make_theme(True).font_family == "NotoSansJP"
+
+
+def test_spa_fallback_patch_installs():
+    assert install_spa_fallback() is True
+    assert install_spa_fallback() is True  # idempotent
+
+
+# ----------------------------------------------------------------------------- i18n
+
+
+@pytest.fixture
+def ja_catalogue(tmp_path):
+    cat = Catalog(locale="ja", domain="messages")
+    cat.add("Search", "検索")
+    cat.add("Dark theme", "ダークテーマ")
+    path = tmp_path / "ja" / "LC_MESSAGES"
+    path.mkdir(parents=True)
+    with open(path / "messages.mo", "wb") as f:
+        write_mo(f, cat)
+    yield tmp_path
+    i18n.set_locale("en")
+
+
+def test_set_locale_switches_every_string(ja_catalogue, library):
+    assert i18n.set_locale("ja_JP", localedir=str(ja_catalogue)) == "ja_JP"
+    assert i18n._("Search") == "検索"
+    assert i18n._("Rules") == "Rules"  # untranslated: English source
+    assert "ja" in i18n.available_locales(str(ja_catalogue))
+    # screens pick it up without changes
+    from handbook.ui import routes
+    from handbook.ui.context import AppContext
+
+    ctx = AppContext(page=StubPage(), library=library, _=i18n.gettext)
+    view = routes.build_view(ctx, "/")
+    assert find(view, ft.TextField, label="検索")
+    assert find(view, ft.IconButton, tooltip="ダークテーマ")
+    assert view.navigation_bar.destinations[0].label == "検索"
+
+
+def test_unknown_locale_falls_back_to_english():
+    assert i18n.set_locale("xx") == "xx"
+    assert i18n._("Search") == "Search"
+    i18n.set_locale("en")
+
+
+def test_formatting_helpers():
+    assert i18n.format_decimal(30000, locale="en") == "30,000"
+    assert i18n.format_decimal(-2.5, locale="de") == "-2,5"
+    d = datetime.date(2026, 4, 20)
+    assert i18n.format_date(d, locale="en") == "Apr 20, 2026"
+    assert i18n.format_date(d, locale="ja") == "2026/04/20"
+    assert i18n.format_number(1000) == "1,000"
