@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 FONT_FAMILY = "NotoSansJP"
 FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
-SEED_COLOR = "#00695C"  # teal 800: a felt-table green
+SEED_COLOR = "#1B5E20"  # felt green, the same as [tool.flet] icon_background
 PREFS_TIMEOUT = 3.0
 
 
