@@ -1,8 +1,10 @@
 """Riichi Judge Handbook: the public API (see the README and docs).
 
 >>> lib = load_library()
->>> lib.search("見せ牌")[0].ref
-'2.4'
+>>> [(h.kind, h.ref) for h in lib.search("見せ牌")[:2]]
+[('term', 'misehai'), ('rule', '2.4')]
+>>> revealed_tiles("azrm", 3).points
+10
 """
 
 from __future__ import annotations

@@ -17,8 +17,10 @@ HB011     a ruleset names a base or penalty table that does not exist
 HB012     a ruleset names a column its penalty table does not have
 HB013     a rule or penalty file belongs to no listed ruleset
 HB020     a section ref appears twice in one ruleset
-HB021     a ``§`` reference in text points to no section of that ruleset
+HB021     a ``§`` reference in text (section, chapter, preface, penalty note, glossary
+          definition, calculator note) points to no section of that ruleset
 HB022     a section belongs to no chapter
+HB023     a penalty row's ref names no section of its ruleset's rule text
 HB030     a penalty row repeats a foul already in the table
 HB040     a glossary term id appears twice
 HB041     a see-also names a term that does not exist
@@ -131,13 +133,14 @@ SCHEMAS = {
 }
 
 _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
-_validators: dict[str, Any] = {}
+_validators: dict[tuple[int, str], Any] = {}
 
 
-def _validator(name: str):
-    v = _validators.get(name)
+def _validator(schemas: dict[str, Any], name: str):
+    key = (id(schemas), name)
+    v = _validators.get(key)
     if v is None:
-        v = _validators[name] = fastjsonschema.compile(SCHEMAS[name])
+        v = _validators[key] = fastjsonschema.compile(schemas[name])
     return v
 
 
@@ -151,19 +154,25 @@ class _Collector:
 
     def check(self, schema: str, data: Any, file: str, entry: str) -> bool:
         """Validate ``data`` against ``schema``; record a coded problem and return False if it fails."""
+        return self.check_with(SCHEMAS, schema, data, file, entry)
+
+    def check_with(self, schemas: dict[str, Any], schema: str, data: Any, file: str, entry: str) -> bool:
+        """Validate ``data`` against ``schemas[schema]`` (JSON Schema, compiled once)."""
         try:
-            _validator(schema)(data)
+            _validator(schemas, schema)(data)
         except fastjsonschema.JsonSchemaValueException as exc:
             code = _RULE_CODES.get(exc.rule, "HB005")
             msg = exc.message.replace("data.", "").replace("data ", "entry ")
             if exc.rule == "additionalProperties" and isinstance(data, dict):
-                allowed = SCHEMAS[schema]["properties"]
+                allowed = schemas[schema]["properties"]
                 extra = sorted(k for k in data if k not in allowed)
                 msg = (f"unknown key {', '.join(map(repr, extra))}; allowed keys: "
                        f"{', '.join(allowed)}")
             elif exc.rule == "required" and isinstance(data, dict):
-                missing = [k for k in SCHEMAS[schema]["required"] if k not in data]
+                missing = [k for k in schemas[schema]["required"] if k not in data]
                 msg = f"missing key {', '.join(map(repr, missing))}"
+            else:
+                msg += f", got {exc.value!r}"
             self.add(code, file, entry, msg)
             return False
         for key in ("date",):
@@ -215,6 +224,8 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
 
     rulesets_doc = col.read(root / "rulesets.toml")
     specs: dict[str, dict] = {}
+    known: set[str] = set()        # every listed id, even of an entry that failed the schema
+    unchecked: set[str] = set()    # rulesets whose sections cannot be known: refs into them are not checked
     if rulesets_doc is not None:
         extra = sorted(set(rulesets_doc) - {"ruleset"})
         if extra:
@@ -222,6 +233,9 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
         for i, spec in enumerate(rulesets_doc.get("ruleset", [])):
             entry = _entry(spec, "id", i)
             if not col.check("ruleset", spec, "rulesets.toml", entry):
+                if isinstance(spec, dict) and isinstance(spec.get("id"), str):
+                    known.add(spec["id"])
+                    unchecked.add(spec["id"])
                 continue
             for j, rev in enumerate(spec.get("revision", [])):
                 col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")
@@ -229,10 +243,11 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
                 col.add("HB010", "rulesets.toml", entry, "this ruleset id is listed twice")
                 continue
             specs[spec["id"]] = spec
+            known.add(spec["id"])
 
     for rid, spec in specs.items():
         for key in ("base", "penalties"):
-            if key in spec and spec[key] not in specs:
+            if key in spec and spec[key] not in known:
                 col.add("HB011", "rulesets.toml", rid,
                         f"{key} {spec[key]!r} is not a listed ruleset; listed: {', '.join(specs)}")
 
@@ -240,15 +255,15 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
         folder = root / sub
         if folder.is_dir():
             for p in sorted(folder.glob("*.toml")):
-                if p.stem not in specs:
+                if p.stem not in known:
                     col.add("HB013", col.rel(p), "", f"no ruleset {p.stem!r} in rulesets.toml")
 
-    rules = {rid: _load_rules(col, root, rid) for rid in specs}
+    rules = {rid: _load_rules(col, root, rid, unchecked) for rid in specs}
     tables = {rid: _load_table(col, root, rid) for rid in specs if (root / "penalties" / f"{rid}.toml").is_file()}
 
     rulesets: dict[str, Ruleset] = {}
     for rid, spec in specs.items():
-        chapters, sections, preface = rules[rid]
+        chapters, sections, preface, _failed = rules[rid]
         table_id = spec.get("penalties", rid)
         column = spec.get("column")
         rows: tuple[PenaltyRow, ...] = ()
@@ -270,18 +285,51 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
             penalties=rows, revisions=revisions,
             _by_ref=MappingProxyType({s.ref: s for s in sections}))
 
-    for rid, rs in rulesets.items():
-        for s in rs.sections:
-            for m in SECTION_LINK.finditer(s.text):
-                if not rs.has_section(m.group(1)):
-                    col.add("HB021", f"rules/{rid}.toml", s.ref,
-                            f"text refers to §{m.group(1)}, which is not a section of {rid}")
+    def links(text: str | None, rid: str, file: str, entry: str, what: str = "text") -> None:
+        """HB021: every §-reference in ``text`` must name a section of ruleset ``rid``."""
+        if not text or rid in unchecked or rid not in rulesets:
+            return
+        rs = rulesets[rid]
+        for m in SECTION_LINK.finditer(text):
+            if not (rs.has_section(m.group(1)) or m.group(1) in partial_refs.get(rid, ())):
+                col.add("HB021", file, entry, f"{what} refers to §{m.group(1)}, which is not a section of {rid}")
 
-    glossary = _load_glossary(col, root, rulesets)
+    partial_refs = {rid: rules[rid][3] for rid in rules}
+    for rid, rs in rulesets.items():
+        file = f"rules/{rid}.toml"
+        links(rs.preface, rid, file, "preface", "the preface")
+        for c in rs.chapters:
+            links(c.text, rid, file, f"chapter {c.ref}", "the chapter text")
+        for sec in rs.sections:
+            links(sec.text, rid, file, sec.ref)
+        if (root / "penalties" / f"{rid}.toml").is_file():
+            file = f"penalties/{rid}.toml"
+            own = [r for r in rs.penalties] if "penalties" not in specs[rid] else []
+            for r in own:
+                entry = f"row {r.index + 1} {r.id}"
+                links(r.note, rid, file, entry, "the note")
+                if r.ref and rs.sections and rid not in unchecked:
+                    for part in (x.strip() for x in r.ref.split(",")):
+                        if (re.fullmatch(SECTION_REF, part) and not rs.has_section(part)
+                                and part not in partial_refs.get(rid, ())):
+                            col.add("HB023", file, entry, f"ref {part!r} is not a section of {rid}")
+
+    glossary = _load_glossary(col, root, rulesets, known, unchecked, partial_refs)
+    for t in glossary:
+        if t.source:
+            links(t.definition, t.source, "glossary.toml", t.id, "the definition")
+            links(t.explanation, t.source, "glossary.toml", t.id, "the explanation")
 
     from handbook.core import rulings  # late import: rulings builds on the model
 
-    rulings_data = rulings.check_rulings(col, root, rulesets)
+    rulings_data = rulings.check_rulings(col, root, rulesets, known)
+    for rid, spec in rulings_data.revealed.items():
+        for band in (spec.during_deal, *spec.bands):
+            for note in (*spec.notes, *spec.wall_notes, *band.notes):
+                links(note, rid, "rulings.toml", f"revealed_tiles {rid}", "a note")
+    for rid, spec in rulings_data.chombo.items():
+        for note in spec.get("notes", ()):
+            links(note, rid, "rulings.toml", f"chombo {rid}", "a note")
 
     if col.problems:
         raise ContentError(col.problems)
@@ -294,14 +342,22 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
     return lib
 
 
-def _load_rules(col: _Collector, root: Path, rid: str):
+def _load_rules(col: _Collector, root: Path, rid: str, unchecked: set[str]):
+    """Chapters, sections, preface and the refs of sections that failed the schema (so that
+    references to them are not reported twice)."""
     path = root / "rules" / f"{rid}.toml"
     if not path.is_file():
-        return (), (), None
+        return (), (), None, set()
     file = col.rel(path)
     doc = col.read(path)
-    if doc is None or not col.check("rules", doc, file, ""):
-        return (), (), None
+    if doc is None:
+        unchecked.add(rid)
+        return (), (), None, set()
+    if not col.check("rules", doc, file, ""):
+        if not all(isinstance(doc.get(k, []), list) for k in ("chapter", "section")):
+            unchecked.add(rid)
+            return (), (), None, set()
+    failed: set[str] = set()
     chapters: list[Chapter] = []
     for i, ch in enumerate(doc.get("chapter", [])):
         if col.check("chapter", ch, file, f"chapter {_entry(ch, 'ref', i)}"):
@@ -312,6 +368,8 @@ def _load_rules(col: _Collector, root: Path, rid: str):
     for i, s in enumerate(doc.get("section", [])):
         entry = _entry(s, "ref", i)
         if not col.check("section", s, file, entry):
+            if isinstance(s, dict) and isinstance(s.get("ref"), str):
+                failed.add(s["ref"])
             continue
         if s["ref"] in seen:
             col.add("HB020", file, entry, "this section ref appears twice")
@@ -322,8 +380,8 @@ def _load_rules(col: _Collector, root: Path, rid: str):
             col.add("HB022", file, entry, f"section belongs to chapter {chapter}, which is not listed")
         sections.append(Section(rid, s["ref"], s["title"].strip(), s.get("title_ja"),
                                 _clean(s["text"]), chapter))
-    preface = _clean(doc["preface"]) if doc.get("preface") else None
-    return tuple(chapters), tuple(sections), preface
+    preface = _clean(doc["preface"]) if isinstance(doc.get("preface"), str) and doc["preface"] else None
+    return tuple(chapters), tuple(sections), preface, failed
 
 
 def _load_table(col: _Collector, root: Path, rid: str) -> list[dict]:
@@ -347,7 +405,10 @@ def _load_table(col: _Collector, root: Path, rid: str) -> list[dict]:
 
 
 def _norm_penalty(s: str) -> str:
-    return " ".join(s.lower().replace("point penalty", "pp").split())
+    """A penalty cell compared across columns: case, spacing, "point penalty"/"pp" and the
+    source's parentheses (which mark a penalty implied by another rule) do not count."""
+    s = s.lower().replace("point penalty", "pp").replace("(", " ").replace(")", " ")
+    return " ".join(s.split())
 
 
 def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool) -> PenaltyRow:
@@ -367,7 +428,8 @@ def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool) -> Pen
         index=i)
 
 
-def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset]) -> list[Term]:
+def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], known: set[str],
+                   unchecked: set[str], partial_refs: dict[str, set[str]]) -> list[Term]:
     path = root / "glossary.toml"
     if not path.is_file():
         return []
@@ -392,6 +454,8 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset]) ->
         for ref in t.get("refs", []):
             rs_id, _, sec = ref.partition(":")
             rs = rulesets.get(rs_id)
+            if rs_id in unchecked or sec in partial_refs.get(rs_id, ()):
+                continue
             if rs is None or not rs.has_section(sec):
                 col.add("HB042", file, t["id"], f"refs names {ref!r}, which is not a section of any ruleset")
             else:
@@ -399,7 +463,7 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset]) ->
         for other in t.get("see_also", []):
             if other not in ids:
                 col.add("HB041", file, t["id"], f"see_also names {other!r}, which is not a term")
-        if "source" in t and t["source"] not in rulesets:
+        if "source" in t and t["source"] not in known:
             col.add("HB011", file, t["id"], f"source {t['source']!r} is not a listed ruleset")
         terms.append(Term(
             id=t["id"], term=t["term"], japanese=t.get("japanese"), reading=t.get("reading"),

@@ -211,10 +211,10 @@ class Library:
         ``ruleset`` narrows rules and penalties to one ruleset id (terms are always included);
         raises ``ValueError`` naming the argument for an unknown ruleset or a ``limit`` below 1.
         """
-        if ruleset is not None and ruleset not in self.rulesets:
+        if ruleset is not None and (not isinstance(ruleset, str) or ruleset not in self.rulesets):
             raise ValueError(
-                f"ruleset: unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(self.rulesets))}")
-        if not isinstance(limit, int) or limit < 1:
+                f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
         return self._index.search(query, ruleset=ruleset, limit=limit)
 

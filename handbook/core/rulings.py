@@ -102,12 +102,51 @@ def _find_row(rs: "Ruleset", foul: str) -> "PenaltyRow | None":
     return None
 
 
+_KINDS = [p.value for p in Penalty]
+_STRS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_BAND = {
+    "type": "object", "additionalProperties": False, "required": [],
+    "properties": {
+        "min": {"type": "integer", "minimum": 1, "maximum": MAX_TILES},
+        "max": {"type": "integer", "minimum": 1, "maximum": MAX_TILES},
+        "sources": {"type": "array", "items": {"enum": list(SOURCES)}, "minItems": 1},
+        "penalty": {"enum": _KINDS}, "points": {"type": "integer", "minimum": 0},
+        "row": {"type": "string", "minLength": 1}, "ref": {"type": "string", "minLength": 1},
+        "notes": _STRS,
+    },
+}
+SCHEMAS = {
+    "band": _BAND,
+    "rulings": {"type": "object", "additionalProperties": False, "required": [],
+                "properties": {"revealed_tiles": {"type": "array"}, "chombo": {"type": "array"}}},
+    "revealed_tiles": {
+        "type": "object", "additionalProperties": False,
+        "required": ["ruleset", "ref", "during_deal", "band"],
+        "properties": {
+            "ruleset": {"type": "string"}, "ref": {"type": "string", "minLength": 1},
+            "notes": _STRS, "wall_notes": _STRS, "during_deal": {"type": "object"},
+            "band": {"type": "array", "minItems": 1},
+        },
+    },
+    "chombo": {
+        "type": "object", "additionalProperties": False,
+        "required": ["ruleset", "ref", "redeal", "deposits_returned", "honba_added", "dealer_rotates"],
+        "properties": {
+            "ruleset": {"type": "string"}, "ref": {"type": "string", "minLength": 1},
+            "points": {"type": "integer", "minimum": 0}, "strike": {"type": "boolean"},
+            "redeal": {"type": "boolean"}, "deposits_returned": {"type": "boolean"},
+            "honba_added": {"type": "boolean"}, "dealer_rotates": {"type": "boolean"},
+            "notes": _STRS,
+            "payment": {"type": "object", "additionalProperties": False,
+                        "required": ["to_dealer", "to_others", "dealer_pays_each"],
+                        "properties": {k: {"type": "integer", "minimum": 0}
+                                       for k in ("to_dealer", "to_others", "dealer_pays_each")}},
+        },
+    },
+}
+
+
 def _band(col, file: str, entry: str, rs: "Ruleset", raw: dict, default_ref: str) -> _Band | None:
-    allowed = {"min", "max", "sources", "penalty", "points", "row", "ref", "notes"}
-    extra = set(raw) - allowed
-    if extra:
-        col.add("HB002", file, entry, f"unknown key {', '.join(map(repr, sorted(extra)))}; allowed keys: {', '.join(sorted(allowed))}")
-        return None
     row = None
     if "row" in raw:
         row = _find_row(rs, raw["row"])
@@ -115,41 +154,63 @@ def _band(col, file: str, entry: str, rs: "Ruleset", raw: dict, default_ref: str
             col.add("HB050", file, entry, f"row {raw['row']!r} is not a foul in the {rs.id} penalty table")
             return None
     kind = raw.get("penalty") or (row.kind.value if row and row.kind else None)
-    if kind not in {p.value for p in Penalty}:
-        col.add("HB005", file, entry, f"penalty {kind!r} is not one of {', '.join(p.value for p in Penalty)}")
+    if kind is None:
+        col.add("HB005", file, entry, "no penalty: give `penalty` or cite a `row` that has a kind")
         return None
     points = raw.get("points", row.points if row and row.points is not None else 0)
-    sources = tuple(raw.get("sources", SOURCES))
-    if any(s not in SOURCES for s in sources):
-        col.add("HB005", file, entry, f"sources must be among {', '.join(SOURCES)}")
+    lo, hi = raw.get("min", 1), raw.get("max")
+    if hi is not None and hi < lo:
+        col.add("HB050", file, entry, f"max {hi} is below min {lo}")
         return None
-    return _Band(min=int(raw.get("min", 1)), max=raw.get("max"), sources=sources, penalty=Penalty(kind),
+    return _Band(min=lo, max=hi, sources=tuple(raw.get("sources", SOURCES)), penalty=Penalty(kind),
                  points=int(points), strike=bool(row.strike) if row and row.strike else False,
                  ref=raw.get("ref") or (row.ref if row and row.ref else default_ref),
                  notes=tuple(raw.get("notes", ())), foul=row.foul if row else None)
 
 
-def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset"]) -> Rulings:
-    """Read and check ``rulings.toml`` (codes HB001, HB002, HB005, HB050) for
-    :func:`revealed_tiles` and :func:`chombo`."""
+def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset"],
+                  known: set[str] | None = None) -> Rulings:
+    """Read ``rulings.toml`` against its closed schema (codes HB001–HB005, HB050) for
+    :func:`revealed_tiles` and :func:`chombo`. Entries for a ruleset that is listed but failed
+    its own checks (``known`` but not in ``rulesets``) are skipped without a second report."""
+    known = set(rulesets) if known is None else known
     path = root / "rulings.toml"
     if not path.is_file():
         return Rulings()
     file = col.rel(path)
     doc = col.read(path)
-    if doc is None:
+    if doc is None or not col.check_with(SCHEMAS, "rulings", doc, file, ""):
         return Rulings()
+
+    def listed(kind: str, raw: object, i: int) -> tuple[str, str] | None:
+        rid = raw.get("ruleset") if isinstance(raw, dict) and isinstance(raw.get("ruleset"), str) else f"#{i + 1}"
+        entry = f"{kind} {rid}"
+        if not col.check_with(SCHEMAS, kind, raw, file, entry):
+            return None
+        if rid not in known:
+            col.add("HB050", file, entry, f"ruleset {rid!r} is not a listed ruleset")
+            return None
+        if rid not in rulesets:
+            return None
+        return rid, entry
+
     revealed: dict[str, _Revealed] = {}
     for i, raw in enumerate(doc.get("revealed_tiles", [])):
-        rid = raw.get("ruleset", f"#{i + 1}")
-        entry = f"revealed_tiles {rid}"
-        rs = rulesets.get(rid)
-        if rs is None:
-            col.add("HB050", file, entry, f"ruleset {rid!r} is not a listed ruleset")
+        found = listed("revealed_tiles", raw, i)
+        if found is None:
             continue
-        ref = raw.get("ref", "")
-        deal = _band(col, file, entry + " during_deal", rs, raw.get("during_deal", {}), ref)
-        bands = [_band(col, file, f"{entry} band {j + 1}", rs, b, ref) for j, b in enumerate(raw.get("band", []))]
+        rid, entry = found
+        if rid in revealed:
+            col.add("HB050", file, entry, "this ruleset has revealed_tiles already")
+            continue
+        rs = rulesets[rid]
+        ref = raw["ref"]
+        parts = [(entry + " during_deal", raw["during_deal"])] + [
+            (f"{entry} band {j + 1}", b) for j, b in enumerate(raw["band"])]
+        if not all([col.check_with(SCHEMAS, "band", b, file, e) for e, b in parts]):
+            continue
+        deal = _band(col, file, entry + " during_deal", rs, raw["during_deal"], ref)
+        bands = [_band(col, file, f"{entry} band {j + 1}", rs, b, ref) for j, b in enumerate(raw["band"])]
         if deal is None or any(b is None for b in bands):
             continue
         for src in SOURCES:
@@ -166,9 +227,12 @@ def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset
                                   tuple(raw.get("wall_notes", ())))
     chombo_specs: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(doc.get("chombo", [])):
-        rid = raw.get("ruleset", f"#{i + 1}")
-        if rid not in rulesets:
-            col.add("HB050", file, f"chombo {rid}", f"ruleset {rid!r} is not a listed ruleset")
+        found = listed("chombo", raw, i)
+        if found is None:
+            continue
+        rid, entry = found
+        if rid in chombo_specs:
+            col.add("HB050", file, entry, "this ruleset has a chombo entry already")
             continue
         chombo_specs[rid] = raw
     return Rulings(MappingProxyType(revealed), MappingProxyType(chombo_specs))

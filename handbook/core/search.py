@@ -123,6 +123,15 @@ def stems(text: str) -> tuple[str, ...]:
     return tuple(_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
 
 
+def _forms(*texts: str) -> tuple[str, ...]:
+    """The folded strings a query must equal for an exact match, and their spelling-insensitive keys."""
+    out: list[str] = []
+    for t in texts:
+        f = fold(t)
+        out += [f, " ".join(romaji_key(w) for w in f.split())]
+    return tuple(dict.fromkeys(out))
+
+
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
     n = len(sub)
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
@@ -185,7 +194,7 @@ class SearchIndex:
             for s in rs.sections:
                 d = self._new(_Doc(
                     Hit("rule", rs.id, s.ref, s.title, s.title_ja), rs.id,
-                    titles=(fold(s.title),), title_stems=(stems(s.title),), exact=(fold(s.title),),
+                    titles=(fold(s.title),), title_stems=(stems(s.title),), exact=_forms(s.title),
                     japanese=tuple((fold(x), w) for x, w in ((s.title_ja or "", W_TITLE), (s.text, W_TEXT)) if x),
                     listed=True))
                 self._add(d, s.title, W_TITLE)
@@ -198,7 +207,7 @@ class SearchIndex:
                 seen_tables.add(sig)
                 d = self._new(_Doc(
                     Hit("penalty", rs.id, r.id, r.foul, r.penalty, row=r.index), rs.id,
-                    titles=(fold(r.foul),), title_stems=(stems(r.foul),), exact=(fold(r.foul),),
+                    titles=(fold(r.foul),), title_stems=(stems(r.foul),), exact=_forms(r.foul),
                     japanese=(), listed=listed))
                 self._add(d, r.foul, W_TITLE)
                 self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
@@ -212,8 +221,8 @@ class SearchIndex:
                 Hit("term", None, t.id, t.term, t.japanese), None,
                 titles=tuple(fold(x) for x in (t.term, *t.aliases)),
                 title_stems=tuple(stems(x) for x in (t.term, *t.romaji, *t.aliases)),
-                exact=tuple(fold(x) for x in (*names, *(t.japanese or "").split("/"), t.reading or "",
-                                              *t.aliases) if x)
+                exact=_forms(*(x for x in (*names, *(t.japanese or "").split("/"), t.reading or "",
+                                           *t.aliases) if x))
                 + tuple(fold(x).replace(" ", "").replace("-", "") for x in names),
                 japanese=tuple((fold(x), w) for x, w in (
                     (t.japanese or "", W_TERM), (t.reading or "", W_TERM),
@@ -314,6 +323,7 @@ class SearchIndex:
 
         phrase = " ".join(words(latin)) if latin.strip() else q
         compact = phrase.replace(" ", "")
+        qkey = " ".join(romaji_key(w) for w in phrase.split())
         qstems = stems(latin) if not ref else ()
         qset = set(qstems)
         best: dict[tuple, tuple[float, int]] = {}
@@ -324,7 +334,7 @@ class SearchIndex:
                     continue
             elif doc.ruleset is not None and doc.ruleset != ruleset:
                 continue
-            if phrase and any(phrase == t or compact == t for t in doc.exact) or q in doc.exact:
+            if phrase and any(phrase == t or compact == t or qkey == t for t in doc.exact) or q in doc.exact:
                 s += 40.0
             elif qstems and any(_contains(t, qstems) for t in doc.title_stems):
                 s += 12.0

@@ -278,9 +278,6 @@ def test_a_query_that_is_not_text_raises_valueerror(library, query):
         library.search(query)
 
 
-@pytest.mark.xfail(strict=True, raises=(TypeError, pytest.fail.Exception),
-                   reason="Library.search: `ruleset not in self.rulesets` raises TypeError (unhashable) for a "
-                          "list instead of ValueError; limit=True is taken as limit=1 (bool is an int)")
 @pytest.mark.parametrize("kwargs", [{"ruleset": ["azrm"]}, {"limit": True}], ids=["ruleset-list", "limit-bool"])
 def test_bad_argument_types_raise_valueerror(library, kwargs):
     with pytest.raises(ValueError):
@@ -334,9 +331,6 @@ def test_first_rule_for_misehai_is_azrm_2_4(library):
     assert (first_rule.ruleset, first_rule.ref) == ("azrm", "2.4")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="handbook/__init__.py docstring: `lib.search(\"見せ牌\")[0].ref` gives 'misehai' (the "
-                          "glossary term ranks first), not '2.4' as the example says")
 def test_package_docstring_example_holds():
     import doctest
 
