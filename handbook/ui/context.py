@@ -197,34 +197,36 @@ class AppContext:
 
     # ---------------------------------------------------------------- chrome
     def theme_switch(self) -> ft.Control:
-        """The AppBar's light/dark toggle (accessible name "Dark theme")."""
+        """The AppBar's light/dark toggle (accessible name "Dark theme", role switch)."""
         _ = self._
-        dark = self.dark
 
-        def toggle(e):
+        def toggle(e=None):
             self.set_theme(THEME_LIGHT if self.dark else THEME_DARK)
-            btn = e.control
-            btn.selected = self.dark
+            button.selected = self.dark
+            wrapper.toggled = self.dark
             self.page.update()
 
-        return ft.IconButton(
+        button = ft.IconButton(
             icon=ft.Icons.DARK_MODE_OUTLINED,
             selected_icon=ft.Icons.LIGHT_MODE_OUTLINED,
-            selected=dark,
+            selected=self.dark,
             tooltip=_("Dark theme"),
             on_click=toggle,
             key="theme-switch",
         )
+        wrapper = labelled(button, on_tap=toggle, toggled=self.dark)
+        return wrapper
 
     def back_button(self, target: str | None = None) -> ft.Control:
         """An AppBar back arrow (accessible name "Back") going up to ``target`` or the parent."""
-        def go(_e):
+        def go(_e=None):
             if target is None:
                 self.back()
             else:
                 self.navigate(target)
 
-        return ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip=self._("Back"), on_click=go)
+        return labelled(ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip=self._("Back"), on_click=go),
+                        on_tap=go)
 
     def navigation_bar(self) -> ft.NavigationBar:
         """The bottom bar: Search, Rules, Penalties, Glossary, Tools."""
@@ -236,8 +238,7 @@ class AppContext:
         return ft.NavigationBar(
             selected_index=nav_index(self.route),
             destinations=[
-                ft.NavigationBarDestination(icon=i.icon, selected_icon=i.selected_icon, label=i.label,
-                                            tooltip=i.label)
+                ft.NavigationBarDestination(icon=i.icon, selected_icon=i.selected_icon, label=i.label)
                 for i in items
             ],
             on_change=change,
@@ -313,6 +314,18 @@ class AppContext:
             return ft.View(route=route, appbar=appbar, controls=[body_row], padding=0, spacing=0)
         return ft.View(route=route, appbar=appbar, controls=[content], padding=0, spacing=0,
                        navigation_bar=self.navigation_bar())
+
+
+def labelled(button: ft.IconButton, *, on_tap: Callable | None = None,
+             toggled: bool | None = None) -> ft.Semantics:
+    """``button`` announced as one button named by its tooltip.
+
+    Flutter web does not name an IconButton after its tooltip, so screen readers (and browser
+    tests) would find an unnamed button. The wrapper carries the name and the tap action; a
+    pointer tap still reaches the button itself.
+    """
+    return ft.Semantics(label=button.tooltip if isinstance(button.tooltip, str) else None, button=True,
+                        toggled=toggled, exclude_semantics=True, on_tap=on_tap, content=button)
 
 
 def theme_mode(theme: str) -> ft.ThemeMode:

@@ -38,6 +38,8 @@ def test_every_screen_builds_and_serialises(ctx, route):
     assert [d.label for d in view.navigation_bar.destinations] == [
         "Search", "Rules", "Penalties", "Glossary", "Tools"]
     assert find(view.appbar, ft.IconButton, tooltip="Dark theme")
+    # icon buttons are announced by name (Flutter web ignores an IconButton's tooltip)
+    assert find(view.appbar, ft.Semantics, label="Dark theme", button=True)
     patch, added, _ = ObjectPatch.from_diff(None, view, control_cls=BaseControl)
     for c in added:
         c.before_update()  # Flet's own validation of every control
@@ -64,6 +66,7 @@ def test_home_has_search_box_and_ruleset_picker(ctx, library):
     box = find(view, ft.TextField, label="Search")[0]
     assert box.autofocus
     picker = find(view, ft.Dropdown, label="Ruleset")[0]
+    assert find(view, ft.Semantics, label="Ruleset")[0].content is picker
     assert [o.text for o in picker.options] == ["All rulesets", *[rs.short for rs in library.rulesets.values()]]
     assert picker.value == "__all__"
     assert view.appbar.leading is None  # top-level screen: no back arrow
@@ -125,6 +128,8 @@ def test_tapping_a_result_records_the_query_then_opens_it(ctx, page, navigated):
     box.on_change(Event(box))
     tile = [t for t in find(view, ft.ListTile) if t.data == "/rules/azrm/2.4"][0]
     import asyncio
+    import inspect
+    assert inspect.iscoroutinefunction(tile.on_click)  # Flet awaits only coroutine functions
     asyncio.run(tile.on_click(Event(tile)))
     assert recorded == ["/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C"]
     assert navigated == ["/rules/azrm/2.4"]
@@ -140,9 +145,12 @@ def test_section_page(ctx, library, navigated):
     assert "Misehai" in shown  # glossary term citing the section
     assert view.appbar.title.value == "AZRM §2.4"
     back = view.appbar.leading
-    assert back.tooltip == "Back"
-    back.on_click(Event(back))
+    assert isinstance(back, ft.Semantics) and back.label == "Back" and back.button
+    assert back.content.tooltip == "Back"
+    back.content.on_click(Event(back.content))  # a pointer tap
     assert navigated[-1] == "/rules/azrm"
+    back.on_tap(Event(back))  # a screen reader's tap
+    assert navigated[-2:] == ["/rules/azrm", "/rules/azrm"]
 
 
 def test_section_links_are_tappable(ctx, navigated):
@@ -218,13 +226,16 @@ def test_glossary_filter_and_term(ctx, library):
 
 def test_theme_switch_toggles_and_is_remembered(ctx, page):
     view = build(ctx, "/")
-    btn = find(view, ft.IconButton, tooltip="Dark theme")[0]
-    assert btn.selected is False
+    switch = find(view, ft.Semantics, label="Dark theme")[0]
+    btn = switch.content
+    assert btn.selected is False and switch.toggled is False
     btn.on_click(Event(btn))
-    assert ctx.settings.theme == "dark" and page.theme_mode == ft.ThemeMode.DARK and btn.selected
+    assert ctx.settings.theme == "dark" and page.theme_mode == ft.ThemeMode.DARK
+    assert btn.selected and switch.toggled
     assert ctx.saved[-1].theme == "dark"
-    btn.on_click(Event(btn))
+    switch.on_tap(Event(switch))
     assert ctx.settings.theme == "light" and page.theme_mode == ft.ThemeMode.LIGHT
+    assert not btn.selected and not switch.toggled
 
 
 def test_touch_targets(ctx):

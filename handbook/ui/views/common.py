@@ -16,7 +16,7 @@ def build_not_found(ctx: AppContext, missing: str = "", reason: str = "") -> ft.
         back="/",
         controls=[
             ft.Text(_("There is nothing at this address."), size=16),
-            ft.Text(missing, selectable=True),
+            ft.Text(missing),
             ft.FilledButton(_("Go to search"), icon=ft.Icons.SEARCH, on_click=lambda e: ctx.navigate("/"),
                             height=48),
         ],

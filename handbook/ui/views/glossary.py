@@ -124,14 +124,14 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
     t = ctx.library.term(term)
     controls: list[ft.Control] = [
         ft.Semantics(header=True, heading_level=1,
-                     content=ft.Text(t.term, size=24, weight=ft.FontWeight.BOLD, selectable=True)),
+                     content=ft.Text(t.term, size=24, weight=ft.FontWeight.BOLD)),
     ]
     if t.japanese:
-        controls.append(ft.Text(t.japanese, size=28, selectable=True))
+        controls.append(ft.Text(t.japanese, size=28))
     else:
         controls.append(ft.Text(_("No Japanese term in the source"), size=SMALL_SIZE, italic=True))
     if t.reading:
-        controls.append(ft.Text(t.reading, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, selectable=True))
+        controls.append(ft.Text(t.reading, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     def plain(x: str) -> str:
         return fold(x).replace("-", "").replace(" ", "")
 

@@ -157,7 +157,6 @@ def _row_badges(ctx: AppContext, row: PenaltyRow) -> list[ft.Control]:
                                     color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=4, tight=True),
             bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=8,
             padding=ft.Padding.symmetric(horizontal=8, vertical=2),
-            tooltip=_("The World Championship and Lower columns differ"),
         ))
     if row.strike:
         out.append(badge(_("Strike"), tooltip=_("Adds an AZRM Strike (§1.4)")))
@@ -257,8 +256,7 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
     controls: list[ft.Control] = [ft.Row([badge(rs.short)])]
     for row in rows:
         controls.append(ft.Semantics(header=True, heading_level=1,
-                                     content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD,
-                                                     selectable=True)))
+                                     content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD)))
         marks = _row_badges(ctx, row)
         if marks:
             controls.append(ft.Row(marks, spacing=8, wrap=True))

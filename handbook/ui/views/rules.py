@@ -159,10 +159,10 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
         ft.Row([badge(rs.short), ft.Text(ref_label(sec.ref), size=18, weight=ft.FontWeight.BOLD,
                                           color=ft.Colors.PRIMARY)], spacing=8),
         ft.Semantics(header=True, heading_level=1,
-                     content=ft.Text(sec.title, size=22, weight=ft.FontWeight.BOLD, selectable=True)),
+                     content=ft.Text(sec.title, size=22, weight=ft.FontWeight.BOLD)),
     ]
     if sec.title_ja:
-        title_block.append(ft.Text(sec.title_ja, size=18, selectable=True,
+        title_block.append(ft.Text(sec.title_ja, size=18,
                                    color=ft.Colors.ON_SURFACE_VARIANT))
     chapter = next((c for c in rs.chapters if c.ref == sec.chapter), None)
     if chapter:

@@ -3,6 +3,7 @@ Penalties and Glossary; every result names its ruleset and section."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -134,10 +135,17 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
                              color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
                              overflow=ft.TextOverflow.ELLIPSIS))
     icon = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}[r.kind]
+
+    async def click(e) -> None:
+        # Flet awaits a handler only when it is a coroutine function itself
+        result = on_open(r.route)
+        if inspect.isawaitable(result):
+            await result
+
     return ft.ListTile(
         leading=ft.Icon(icon, color=ft.Colors.PRIMARY),
         title=ft.Column(lines, spacing=2, tight=True),
-        on_click=lambda e: on_open(r.route),
+        on_click=click,
         min_height=56,
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
         data=r.route,
@@ -172,8 +180,7 @@ def start_controls(ctx: AppContext) -> list[ft.Control]:
     examples = ["見せ牌", "kuikae", "empty call", "§2.4", "chombo"]
 
     def example(q: str) -> ft.Control:
-        return ft.OutlinedButton(q, on_click=lambda e: ctx.navigate(search_route(q)), height=48,
-                                 tooltip=_("Search for {query}").format(query=q))
+        return ft.OutlinedButton(q, on_click=lambda e: ctx.navigate(search_route(q)), height=48)
 
     return [
         ft.Text(_("Type a foul, a term or a section number, in English, romaji or Japanese."),
@@ -268,6 +275,7 @@ def build(ctx: AppContext) -> ft.View:
         route=ctx.route,
         title=_("Riichi Judge Handbook"),
         back=False,
-        header=[box, ft.Row([picker])],
+        # the Semantics wrapper names the picker "Ruleset" for screen readers and browser tests
+        header=[box, ft.Row([ft.Semantics(label=_("Ruleset"), container=True, content=picker, expand=True)])],
         controls=[results],
     )
