@@ -1,44 +1,630 @@
-"""PLACEHOLDER — the calculators agent replaces this module.
+"""The calculators: ``/tools`` (the list), ``/tools/chombo``, ``/tools/revealed``, ``/tools/strikes``.
 
-Builders follow the contract at the top of :mod:`handbook.ui.routes`:
-``build_tools`` (/tools), ``build_chombo`` (/tools/chombo), ``build_revealed`` (/tools/revealed),
-``build_strikes`` (/tools/strikes), each ``(ctx: AppContext) -> ft.View``.
+Each screen: a ruleset picker (defaulting to the chosen ruleset), inputs a thumb can hit (48 px
+and more), and the result in large type with a link to the section it comes from. Every input
+has a label or tooltip (its accessible name): "Ruleset", "Offender seat", "Tiles revealed",
+"Fewer tiles", "More tiles", "Source", "During the deal", "Strike dates", "On date",
+"Ledger player". Bad input shows the ``ValueError``'s text on screen.
+
+Query parameters preset the inputs (deep links, browser tests): ``/tools/chombo?ruleset=ema-rcr
+&seat=S``, ``/tools/revealed?ruleset=azrm&tiles=3&source=wall&deal=1``,
+``/tools/strikes?player=<ledger key>&on=2026-04-20``.
 """
 
 from __future__ import annotations
 
+import datetime
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
 import flet as ft
 
-from handbook.ui.context import AppContext
+import handbook
+from handbook import i18n
+from handbook.core.model import Library, Penalty
+from handbook.i18n import N_
+from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.routes import penalty_route, section_route
+from handbook.ui.text import leading_ref, ref_label
+
+BIG = 30
+MEDIUM = 20
+BODY = 16
+SMALL = 14
+
+SEAT_NAMES = {"E": N_("East (dealer)"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+SOURCE_NAMES = {"hand": N_("Hand"), "wall": N_("Wall"), "dead_wall": N_("Dead wall"),
+                "opponent_hand": N_("Opponent's hand")}
+PENALTY_NAMES = {
+    Penalty.NONE: N_("No penalty"), Penalty.WARNING: N_("Warning"), Penalty.REDEAL: N_("Re-deal"),
+    Penalty.DEAD_HAND: N_("Dead hand"), Penalty.MINOR_CHOMBO: N_("Minor chombo"),
+    Penalty.CHOMBO: N_("Chombo"), Penalty.POINT_PENALTY: N_("Point penalty"),
+    Penalty.DISCRETION: N_("Referee's discretion"), Penalty.DISQUALIFICATION: N_("Disqualification"),
+}
+LITERAL_READING = N_(
+    "Read literally (AZRM §1.4): Strikes that caused a Suspension still count toward the next one, "
+    "and a Suspension is issued each time a threshold is crossed — more than 2 Strikes in one day, "
+    "or more than 5 in 30 days counting both end days.")
 
 
-def _coming_soon(ctx: AppContext, title: str, *, back: bool = True) -> ft.View:
-    _ = ctx._
-    return ctx.view(route=ctx.route, title=title, back=back, controls=[ft.Text(_("Coming soon"))])
+# ------------------------------------------------------------------ data (no flet)
+
+def default_ruleset(library: Library, chosen: str | None, query: str | None = None,
+                    allowed: Sequence[str] | None = None) -> str:
+    """The ruleset a calculator starts with: the query's, else the chosen one, else the first."""
+    ids = [r for r in library.rulesets if allowed is None or r in allowed]
+    for candidate in (query, chosen):
+        if candidate in ids:
+            return candidate  # type: ignore[return-value]
+    return ids[0]
 
 
-def build_tools(ctx: AppContext) -> ft.View:
-    _ = ctx._
-    items = [
-        (_("Chombo settlement"), "/tools/chombo"),
-        (_("Revealed tiles"), "/tools/revealed"),
-        (_("Strikes"), "/tools/strikes"),
-        (_("Ledger"), "/ledger"),
+@dataclass(frozen=True)
+class SourceLink:
+    """Where a ruling's § link goes: ``label`` ("AZRM §2.4") and ``route``."""
+
+    label: str
+    route: str
+
+
+def source_link(library: Library, ruleset: str, ref: str, foul: str | None = None) -> SourceLink:
+    """The screen that shows ``ref``: the ruleset's own section, the section of the ruleset it is
+    based on, or else its penalty table (at the foul's row when ``foul`` names one)."""
+    rs = library.rulesets[ruleset]
+    label = f"{rs.short} {ref_label(ref)}"
+    sec = leading_ref(ref)
+    for rid in (ruleset, rs.base):
+        if rid and sec and library.rulesets[rid].has_section(sec):
+            return SourceLink(label, section_route(rid, sec))
+    if foul:
+        row = next((r for r in rs.penalties if r.foul == foul), None)
+        if row is not None:
+            return SourceLink(label, penalty_route(ruleset, row.id))
+    return SourceLink(label, penalty_route(ruleset))
+
+
+def parse_tiles(text: str) -> int:
+    """The tile count typed in the box; ``ValueError`` naming ``tiles`` otherwise (range checks are
+    :func:`handbook.revealed_tiles`'s)."""
+    t = (text or "").strip()
+    if not re.fullmatch(r"[+-]?\d+", t):
+        raise ValueError(f"tiles: must be a whole number from 1 to 136, got {t!r}")
+    return int(t)
+
+
+def parse_strike_dates(text: str) -> list[datetime.date]:
+    """Dates typed one per line (or separated by commas/spaces) as ``YYYY-MM-DD``; a date repeated
+    is several Strikes that day. ``ValueError`` naming the item and what is wrong."""
+    out = []
+    for i, token in enumerate(t for t in re.split(r"[\s,;]+", text or "") if t):
+        day = None
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", token):
+            try:
+                day = datetime.date.fromisoformat(token)
+            except ValueError:
+                pass
+        if day is None:
+            raise ValueError(f"strikes: item {i + 1}, {token!r}, is not a date (YYYY-MM-DD)")
+        out.append(day)
+    return out
+
+
+def parse_on(text: str) -> datetime.date:
+    t = (text or "").strip()
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
+            return datetime.date.fromisoformat(t)
+    except ValueError:
+        pass
+    raise ValueError(f"on: {t!r} is not a date (YYYY-MM-DD)")
+
+
+def signed(n: int) -> str:
+    """+4,000 / −8,000 / 0 with the locale's separators."""
+    if n > 0:
+        return "+" + i18n.format_decimal(n)
+    if n < 0:
+        return "\u2212" + i18n.format_decimal(-n)
+    return "0"
+
+
+def hand_effects(s: handbook.ChomboSettlement, _: Callable[[str], str]) -> list[str]:
+    """What happens to the hand, one sentence each."""
+    return [
+        _("The hand is re-dealt.") if s.redeal else _("The hand is not re-dealt."),
+        _("Riichi deposits go back to their owners.") if s.deposits_returned
+        else _("Riichi deposits stay on the table."),
+        _("A honba counter is added.") if s.honba_added else _("No honba counter is added."),
+        _("The dealer rotates.") if s.dealer_rotates else _("The dealer stays (no rotation)."),
     ]
-    return ctx.view(
-        route=ctx.route, title=_("Tools"), back=False,
-        controls=[ft.ListTile(title=ft.Text(label), on_click=lambda e, r=route: ctx.navigate(r),
-                              min_height=56) for label, route in items],
+
+
+# ------------------------------------------------------------------ small pieces
+
+def _ruleset_picker(ctx: AppContext, value: str, on_pick: Callable[[str], None],
+                    ids: Sequence[str] | None = None) -> ft.Dropdown:
+    _ = ctx._
+    ids = list(ids or ctx.library.rulesets)
+
+    def picked(e):
+        on_pick(e.control.value)
+
+    return named(ft.Dropdown(
+        label=_("Ruleset"), value=value, expand=True, text_size=BODY,
+        options=[ft.DropdownOption(key=r, text=ctx.library.rulesets[r].short) for r in ids],
+        on_select=picked, key="ruleset",
+    ))
+
+
+def named(dropdown: ft.Dropdown) -> ft.Control:
+    """A dropdown whose accessible name is its label (Flutter does not expose the label)."""
+    return ft.Semantics(label=dropdown.label, content=dropdown, expand=dropdown.expand)
+
+
+def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = TOUCH,
+                key: str | None = None, **kw) -> ft.IconButton:
+    """An icon button at least 48 px square whose accessible name (and tooltip) is ``name``."""
+    cls = ft.FilledTonalIconButton if filled else ft.IconButton
+    return cls(icon=ft.Icon(icon, semantics_label=name), tooltip=name, width=size, height=size,
+               on_click=on_click, key=key, **kw)
+
+
+def labelled(label: str, control: ft.Control) -> ft.Control:
+    """A caption above a control that has no label of its own (segmented buttons)."""
+    return ft.Column(
+        controls=[ft.Text(label, size=SMALL, weight=ft.FontWeight.W_600,
+                          color=ft.Colors.ON_SURFACE_VARIANT),
+                  ft.Semantics(label=label, container=True, content=control)],
+        spacing=4, tight=True,
     )
 
 
-def build_chombo(ctx: AppContext) -> ft.View:
-    return _coming_soon(ctx, ctx._("Chombo settlement"))
+def _fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
+          color: str | None = None, note: str | None = None) -> ft.Control:
+    """A result line: small caption, large value, optional small note (one semantics node:
+    "label: value (note)")."""
+    lines = [ft.Text(label, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+             ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)]
+    if note:
+        lines.append(ft.Text(note, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Semantics(
+        label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
+        content=ft.Column(controls=lines, spacing=0, tight=True),
+    )
 
+
+def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
+    return ft.Container(
+        content=ft.Column(controls=controls, spacing=12, tight=True),
+        padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        margin=ft.Margin.only(top=8), key=key,
+    )
+
+
+def error_box(text: str) -> ft.Control:
+    return ft.Container(
+        content=ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
+                        ft.Text(text, size=BODY, color=ft.Colors.ON_ERROR_CONTAINER, expand=True)],
+                       vertical_alignment=ft.CrossAxisAlignment.START),
+        bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="error",
+    )
+
+
+def _notes(notes: Sequence[str]) -> list[ft.Control]:
+    return [ft.Row([ft.Text("•", size=BODY), ft.Text(n, size=BODY, expand=True)],
+                   vertical_alignment=ft.CrossAxisAlignment.START, spacing=8) for n in notes]
+
+
+def _link(ctx: AppContext, link: SourceLink) -> ft.Control:
+    _ = ctx._
+    return ft.TextButton(
+        content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
+        on_click=lambda e: ctx.navigate(link.route),
+        height=TOUCH, key="source-link",
+    )
+
+
+def _yes_no(ctx: AppContext, value: bool) -> str:
+    return ctx._("Yes") if value else ctx._("No")
+
+
+def _date(d: datetime.date | None) -> str:
+    return i18n.format_date(d) if d else "—"
+
+
+def update_page(ctx: AppContext) -> None:
+    try:
+        ctx.page.update()
+    except Exception:  # noqa: BLE001 - a page stub in tests
+        pass
+
+
+# ------------------------------------------------------------------ /tools
+
+def build_tools(ctx: AppContext) -> ft.View:
+    """The list of calculators and the ledger."""
+    from handbook.ui.widgets import nav_tile
+
+    _ = ctx._
+    items = [
+        (_("Chombo settlement"), _("Payments, points, Strike, what happens to the hand"),
+         "/tools/chombo", ft.Icons.CANCEL_OUTLINED),
+        (_("Revealed tiles"), _("Penalty by tile count, where the tiles came from"),
+         "/tools/revealed", ft.Icons.VISIBILITY_OUTLINED),
+        (_("Strikes"), _("AZRM strike window, suspensions, ban"), "/tools/strikes",
+         ft.Icons.TIMER_OUTLINED),
+        (_("Ledger"), _("Penalties recorded against players"), "/ledger",
+         ft.Icons.PEOPLE_OUTLINE),
+    ]
+    return ctx.view(
+        route=ctx.route, title=_("Tools"), back=False,
+        controls=[nav_tile(ctx, title, route, subtitle=sub, leading=ft.Icon(icon), key=route)
+                  for title, sub, route, icon in items],
+    )
+
+
+# ------------------------------------------------------------------ /tools/chombo
+
+def build_chombo(ctx: AppContext) -> ft.View:
+    """Chombo settlement: ruleset, offender seat → payments, P, Strike, the hand, § link."""
+    _ = ctx._
+    lib = ctx.library
+    state = {
+        "ruleset": default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset")),
+        "seat": ctx.query.get("seat", "S") if ctx.query.get("seat") in handbook.SEATS else "S",
+    }
+    result = ft.Column(spacing=8, key="chombo-result")
+
+    def show() -> None:
+        try:
+            s = handbook.chombo(state["ruleset"], state["seat"], library=lib)
+        except ValueError as exc:
+            result.controls = [error_box(str(exc))]
+            return
+        rs = lib.rulesets[state["ruleset"]]
+        rows: list[ft.Control] = []
+        if any(s.payments.values()):
+            rows.append(ft.Text(_("Payments (table points)"), size=SMALL, weight=ft.FontWeight.W_600))
+            for seat in handbook.SEATS:
+                who = _(SEAT_NAMES[seat])
+                if seat == state["seat"]:
+                    who = _("{seat} — offender").format(seat=who)
+                rows.append(ft.Semantics(
+                    label=f"{who}: {signed(s.payments[seat])}", container=True,
+                    content=ft.Row([ft.Text(who, size=BODY, expand=True),
+                                    ft.Text(signed(s.payments[seat]), size=BIG - 4,
+                                            weight=ft.FontWeight.W_700)])))
+        else:
+            rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
+                                weight=ft.FontWeight.W_600, key="no-payment"))
+        rows.append(ft.Row([
+            ft.Container(_fact(_("Points deducted"), f"{s.points}P", size=BIG, key="points"),
+                         expand=True),
+            ft.Container(_fact(_("Strike"), _yes_no(ctx, s.strike), size=BIG, key="strike",
+                               color=ft.Colors.ERROR if s.strike else None), expand=True),
+        ]))
+        rows.append(ft.Text(_("What happens to the hand"), size=SMALL, weight=ft.FontWeight.W_600))
+        rows += _notes(hand_effects(s, _))
+        if s.notes:
+            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows += _notes(s.notes)
+        rows.append(_link(ctx, source_link(lib, rs.id, s.ref)))
+        result.controls = [_card(rows)]
+
+    def pick_ruleset(value: str) -> None:
+        state["ruleset"] = value
+        show()
+        update_page(ctx)
+
+    def pick_seat(e) -> None:
+        sel = list(e.control.selected or [])
+        if sel:
+            state["seat"] = sel[0]
+        show()
+        update_page(ctx)
+
+    seats = ft.SegmentedButton(
+        segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
+                                                    semantics_label=_(SEAT_NAMES[s])))
+                  for s in handbook.SEATS],
+        selected=[state["seat"]], on_change=pick_seat, show_selected_icon=False,
+        expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
+    )
+    show()
+    return ctx.view(
+        route=ctx.route, title=_("Chombo settlement"),
+        controls=[
+            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
+            labelled(_("Offender seat"), ft.Row([seats])),
+            ft.Text(_("East is the dealer."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+            result,
+        ],
+    )
+
+
+# ------------------------------------------------------------------ /tools/revealed
 
 def build_revealed(ctx: AppContext) -> ft.View:
-    return _coming_soon(ctx, ctx._("Revealed tiles"))
+    """Revealed tiles: ruleset, count (steppers), source, during the deal → penalty, P, Strike."""
+    _ = ctx._
+    lib = ctx.library
+    q = ctx.query
+    state = {
+        "ruleset": default_ruleset(lib, ctx.ruleset, q.get("ruleset")),
+        "tiles": q.get("tiles", "3"),
+        "source": q.get("source") if q.get("source") in handbook.SOURCES else "hand",
+        "deal": q.get("deal", "") in ("1", "true", "yes"),
+    }
+    result = ft.Column(spacing=8, key="revealed-result")
+    tiles_box = ft.TextField(
+        label=_("Tiles revealed"), value=str(state["tiles"]), width=130, text_size=MEDIUM + 2,
+        text_align=ft.TextAlign.CENTER, keyboard_type=ft.KeyboardType.NUMBER, key="tiles",
+        input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,3}$", allow=True, replacement_string=""),
+    )
 
+    def show() -> None:
+        try:
+            n = parse_tiles(state["tiles"])
+            r = handbook.revealed_tiles(state["ruleset"], n, source=state["source"],
+                                        during_deal=state["deal"], library=lib)
+        except ValueError as exc:
+            result.controls = [error_box(str(exc))]
+            return
+        rs = lib.rulesets[r.ruleset or state["ruleset"]]
+        row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
+        rows: list[ft.Control] = [
+            _fact(_("Penalty"), _(PENALTY_NAMES[r.penalty]), size=BIG, key="penalty"),
+        ]
+        if row is not None:
+            rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul,
+                                                                          penalty=row.penalty),
+                                size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+        rows.append(ft.Row([
+            ft.Container(_fact(_("Points deducted"), f"{r.points}P", size=BIG, key="points"),
+                         expand=True),
+            ft.Container(_fact(_("Strike"), _yes_no(ctx, r.strike), size=BIG, key="strike",
+                               color=ft.Colors.ERROR if r.strike else None), expand=True),
+        ]))
+        if r.notes:
+            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows += _notes(r.notes)
+        rows.append(_link(ctx, source_link(lib, rs.id, r.ref, r.foul)))
+        result.controls = [_card(rows)]
+
+    def refresh() -> None:
+        show()
+        update_page(ctx)
+
+    def pick_ruleset(value: str) -> None:
+        state["ruleset"] = value
+        refresh()
+
+    def typed(e) -> None:
+        state["tiles"] = e.control.value or ""
+        refresh()
+
+    def step(delta: int) -> None:
+        try:
+            n = parse_tiles(state["tiles"])
+        except ValueError:
+            n = 0
+        n = min(handbook.core.rulings.MAX_TILES, max(1, n + delta))
+        state["tiles"] = str(n)
+        tiles_box.value = str(n)
+        refresh()
+
+    def pick_source(e) -> None:
+        sel = list(e.control.selected or [])
+        if sel:
+            state["source"] = sel[0]
+        refresh()
+
+    def deal(e) -> None:
+        state["deal"] = bool(e.control.value)
+        refresh()
+
+    tiles_box.on_change = typed
+    stepper_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+    stepper = ft.Row(
+        controls=[
+            icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: step(-1), filled=True, size=56,
+                        icon_size=28, style=stepper_style, key="fewer"),
+            tiles_box,
+            icon_button(ft.Icons.ADD, _("More tiles"), lambda e: step(1), filled=True, size=56,
+                        icon_size=28, style=stepper_style, key="more"),
+        ],
+        alignment=ft.MainAxisAlignment.CENTER, spacing=12,
+        vertical_alignment=ft.CrossAxisAlignment.START,
+    )
+    sources = ft.SegmentedButton(
+        segments=[ft.Segment(value=s,
+                             label=ft.Text(_(SOURCE_NAMES[s]), size=SMALL, max_lines=2,
+                                           text_align=ft.TextAlign.CENTER))
+                  for s in handbook.SOURCES],
+        selected=[state["source"]], on_change=pick_source, show_selected_icon=False, expand=True,
+        key="source", style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4, vertical=10)),
+    )
+    show()
+    return ctx.view(
+        route=ctx.route, title=_("Revealed tiles"),
+        controls=[
+            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
+            stepper,
+            labelled(_("Source"), ft.Row([sources])),
+            ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
+                      label_text_style=ft.TextStyle(size=BODY)),
+            result,
+        ],
+    )
+
+
+# ------------------------------------------------------------------ /tools/strikes
 
 def build_strikes(ctx: AppContext) -> ft.View:
-    return _coming_soon(ctx, ctx._("Strikes"))
+    """The AZRM strike window: Strike dates (typed, picked or from a ledger player) and the day
+    → today's count, the window, the countdown, Suspension, Ban; the literal reading stated."""
+    from handbook.ui.views.ledger import get_ledger
+
+    _ = ctx._
+    lib = ctx.library
+    q = ctx.query
+    ledger = get_ledger(ctx)
+    today = datetime.date.today()
+    player = q.get("player")
+    dates_text = q.get("dates", "").replace(",", "\n")
+    if player and ledger is not None:
+        dates_text = "\n".join(d.isoformat() for d in ledger.strike_dates(player))
+    state = {"on": q.get("on") or today.isoformat()}
+
+    result = ft.Column(spacing=8, key="strikes-result")
+    dates_box = ft.TextField(
+        label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
+        hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
+        text_size=BODY, key="strike-dates",
+    )
+    on_box = ft.TextField(label=_("On date"), value=state["on"], expand=True, text_size=BODY,
+                          hint_text="YYYY-MM-DD", key="on-date")
+
+    def show() -> None:
+        on_box.error_text = None
+        dates_box.error_text = None
+        try:
+            dates = parse_strike_dates(dates_box.value or "")
+        except ValueError as exc:
+            dates_box.error_text = _("Check the dates")
+            result.controls = [error_box(str(exc))]
+            return
+        try:
+            on = parse_on(on_box.value or "")
+        except ValueError as exc:
+            on_box.error_text = _("YYYY-MM-DD")
+            result.controls = [error_box(str(exc))]
+            return
+        try:
+            s = handbook.strike_status(dates, on)
+        except ValueError as exc:
+            result.controls = [error_box(str(exc))]
+            return
+        result.controls = [_card(strike_status_controls(ctx, s))]
+
+    def refresh(e=None) -> None:
+        show()
+        update_page(ctx)
+
+    dates_box.on_change = refresh
+    on_box.on_change = refresh
+
+    def picker(target: ft.TextField, append: bool) -> ft.DatePicker:
+        def picked(e) -> None:
+            value = e.control.value
+            if value is None:
+                return
+            d = value.date() if isinstance(value, datetime.datetime) else value
+            if append:
+                existing = (target.value or "").rstrip()
+                target.value = (existing + "\n" if existing else "") + d.isoformat()
+            else:
+                target.value = d.isoformat()
+            refresh()
+
+        return ft.DatePicker(first_date=datetime.datetime(2000, 1, 1),
+                             last_date=datetime.datetime(2100, 12, 31),
+                             current_date=datetime.datetime.now(),
+                             help_text=_("Strike date") if append else _("On date"),
+                             on_change=picked)
+
+    def open_picker(target: ft.TextField, append: bool) -> None:
+        ctx.page.show_dialog(picker(target, append))
+
+    def use_player(e) -> None:
+        key = e.control.value
+        if ledger is None or not key:
+            return
+        dates_box.value = "\n".join(d.isoformat() for d in ledger.strike_dates(key))
+        refresh()
+
+    controls: list[ft.Control] = []
+    if ledger is not None:
+        players = ledger.players()
+        if players:
+            controls.append(ft.Row([named(ft.Dropdown(
+                label=_("Ledger player"), value=player if any(p.key == player for p in players) else None,
+                options=[ft.DropdownOption(key=p.key, text=_player_label(ctx, p)) for p in players],
+                on_select=use_player, expand=True, key="ledger-player",
+                helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
+            ))]))
+    controls += [
+        dates_box,
+        ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
+                                  on_click=lambda e: open_picker(dates_box, True))]),
+        ft.Row([on_box,
+                icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
+                            lambda e: open_picker(on_box, False)),
+                ft.TextButton(_("Today"), height=TOUCH,
+                              on_click=lambda e: (setattr(on_box, "value", today.isoformat()),
+                                                  refresh()))],
+               vertical_alignment=ft.CrossAxisAlignment.START),
+        result,
+    ]
+    show()
+    return ctx.view(route=ctx.route, title=_("Strikes"), controls=controls)
+
+
+def _player_label(ctx: AppContext, p) -> str:
+    name = p.name if not p.club else f"{p.name} ({p.club})"
+    return ctx._("{name} — {n} Strike(s)").format(name=name, n=p.strikes)
+
+
+def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus,
+                           *, link: bool = True) -> list[ft.Control]:
+    """The countdown: headline, figures with Babel-formatted dates, the literal reading, § link.
+    Shared with the ledger's player screen."""
+    _ = ctx._
+    if s.banned:
+        headline, color = _("Banned"), ft.Colors.ERROR
+    elif s.suspended:
+        headline, color = _("Suspended"), ft.Colors.ERROR
+    else:
+        headline, color = _("Not suspended"), None
+    rows: list[ft.Control] = [
+        ft.Semantics(label=_("Standing: {v}").format(v=headline), container=True, key="standing",
+                     content=ft.Text(headline, size=BIG + 2, weight=ft.FontWeight.W_800, color=color)),
+    ]
+    if s.suspended:
+        rows.append(_fact(_("Suspension"), _("{first} to {last} (both included)").format(
+            first=_date(s.suspension_start), last=_date(s.suspension_end)), key="suspension"))
+    rows += [
+        ft.Row([
+            ft.Container(_fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today"),
+                         expand=True),
+            ft.Container(_fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG,
+                               key="in-window"), expand=True),
+        ]),
+        _fact(_("Window"), _("{start} to {on}").format(start=_date(s.window_start), on=_date(s.on)),
+              size=BODY + 2, key="window"),
+        _fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG, key="until",
+              note=_("already banned") if s.banned else _("already suspended") if s.suspended
+              else _("more Strikes recorded today would suspend")),
+        _fact(_("Next drop-out"),
+              _("{date}: the oldest Strike in the window stops counting").format(
+                  date=_date(s.next_drop_out)) if s.next_drop_out else _("No Strikes in the window"),
+              size=BODY + 2, key="drop-out"),
+        ft.Row([
+            ft.Container(_fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4,
+                               key="suspensions"), expand=True),
+            ft.Container(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned"),
+                         expand=True),
+        ]),
+        ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"),
+    ]
+    if link and "azrm" in ctx.library.rulesets:
+        rows.append(_link(ctx, source_link(ctx.library, "azrm", "1.4")))
+    return rows
+
+
+__all__ = [
+    "build_chombo", "build_revealed", "build_strikes", "build_tools", "default_ruleset",
+    "hand_effects", "parse_strike_dates", "parse_tiles", "signed", "source_link",
+    "strike_status_controls",
+]

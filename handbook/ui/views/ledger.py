@@ -1,22 +1,535 @@
-"""PLACEHOLDER — the ledger agent replaces this module.
+"""The player ledger: ``/ledger`` (players, add a record, export/import) and ``/ledger/<player>``
+(a player's records with remove + Undo, and their AZRM strike-window countdown).
 
-Builders follow the contract at the top of :mod:`handbook.ui.routes`:
-``build_ledger`` (/ledger) ``(ctx) -> ft.View`` and ``build_player`` (/ledger/<player>)
-``(ctx, player: str) -> ft.View``.
+``<player>`` is :attr:`handbook.ledger.Player.key` (the name, plus ``~club`` when there is a club
+id), URL-encoded. ``/ledger?player=<key>`` opens the form with that player filled in.
+
+Accessible names: "Player", "Club id (optional)", "Date", "Pick the date", "Ruleset", "Foul",
+"Strike (the judge decides)", "Points (the judge decides)", "Table/round note", "Add record",
+"Export JSON", "Export CSV", "Import a file", "Remove record", "Undo".
+
+Storage: :func:`get_ledger` opens the app's ledger once per process — the JSON file in the data
+folder (shared by every browser tab in server mode), or SharedPreferences in the browser build
+(loaded asynchronously; the screen shows a spinner until then). A damaged data file that was
+moved aside is reported in a banner.
 """
 
 from __future__ import annotations
 
+import datetime
+import threading
+from collections.abc import Callable
+
 import flet as ft
 
-from handbook.ui.context import AppContext
+from handbook import i18n
+from handbook import ledger as ledger_mod
+from handbook.core.model import Penalty, PenaltyRow
+from handbook.ledger import Ledger, LedgerImportError, Player, Record
+from handbook.storage import is_web
+from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.routes import build_route
+from handbook.ui.views.calculators import (
+    BODY,
+    MEDIUM,
+    SMALL,
+    default_ruleset,
+    error_box,
+    icon_button,
+    labelled,
+    named,
+    strike_status_controls,
+    update_page,
+)
 
+_open_lock = threading.Lock()
+EXPORT_FOLDER = "exports"
+
+
+# ------------------------------------------------------------------ the app's ledger
+
+def get_ledger(ctx: AppContext) -> Ledger | None:
+    """The app's ledger; ``None`` while the browser build is still loading it (the screen is
+    rebuilt when it is ready)."""
+    current = ledger_mod._app_ledger  # noqa: SLF001 - the module keeps the one instance
+    if current is not None:
+        return current
+    if not is_web():
+        with _open_lock:
+            if ledger_mod._app_ledger is None:  # noqa: SLF001
+                from handbook.storage import open_db
+
+                ledger_mod.set_app_ledger(Ledger(open_db(), ctx.library))
+        return ledger_mod._app_ledger  # noqa: SLF001
+
+    async def load() -> None:
+        await ledger_mod.app_ledger(ctx.page)
+        ctx.refresh()
+
+    ctx.page.run_task(load)
+    return None
+
+
+def _loading(ctx: AppContext, title: str) -> ft.View:
+    return ctx.view(route=ctx.route, title=title, controls=[
+        ft.Row([ft.ProgressRing(), ft.Text(ctx._("Opening the ledger…"), size=BODY)], spacing=16)])
+
+
+# ------------------------------------------------------------------ data helpers (no flet)
+
+def player_label(p: Player | Record) -> str:
+    name = p.name if isinstance(p, Player) else p.player
+    return f"{name} ({p.club})" if p.club else name
+
+
+def row_label(row: PenaltyRow) -> str:
+    return f"{row.foul} — {row.penalty}" if row.penalty else row.foul
+
+
+def strike_note(row: PenaltyRow, _: Callable[[str], str]) -> str:
+    """What the ledger will record as the Strike for ``row``."""
+    if row.ruleset != ledger_mod.STRIKE_RULESET:
+        return _("Not a Strike (Strikes are AZRM's)")
+    if row.strike is None:
+        return _("The judge decides whether this is a Strike")
+    return _("Strike (AZRM §1.4)") if row.strike else _("Not a Strike (AZRM §1.4)")
+
+
+def needs_judge_points(row: PenaltyRow) -> bool:
+    return row.points is None and row.kind in (None, Penalty.DISCRETION, Penalty.POINT_PENALTY)
+
+
+# ------------------------------------------------------------------ shared pieces
+
+def _snack(ctx: AppContext, text: str, *, action: str | None = None,
+           on_action: Callable | None = None) -> None:
+    bar = ft.SnackBar(content=ft.Text(text), action=action, on_action=on_action,
+                      duration=ft.Duration(seconds=8 if action else 4), show_close_icon=True)
+    try:
+        ctx.page.show_dialog(bar)
+    except Exception:  # noqa: BLE001 - a page stub in tests
+        pass
+
+
+def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
+    d = ledger.damage
+    if d is None:
+        return []
+    _ = ctx._
+    text = _("The ledger data could not be read ({reason}). Nothing was deleted: the damaged copy "
+             "is at {path}. {recovered} record(s) were recovered.").format(
+        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+
+    def dismiss(e) -> None:
+        ledger.db.storage.damage = None  # seen: stop showing it in every tab
+        banner.visible = False
+        update_page(ctx)
+
+    banner = ft.Container(
+        key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
+        content=ft.Column([
+            ft.Semantics(label=text, container=True, content=ft.Row(
+                [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                 ft.Text(text, size=SMALL, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
+                vertical_alignment=ft.CrossAxisAlignment.START)),
+            ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
+                   alignment=ft.MainAxisAlignment.END),
+        ], spacing=0, tight=True))
+    return [banner]
+
+
+def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
+    """A dialog listing why a file was refused (nothing was imported)."""
+    _ = ctx._
+
+    def close(e) -> None:
+        ctx.page.pop_dialog()
+
+    dlg = ft.AlertDialog(
+        title=ft.Text(_("File not imported")),
+        content=ft.Column([
+            ft.Text(_("{name}: nothing was imported and the ledger is unchanged.").format(name=name),
+                    size=BODY),
+            *[ft.Text("• " + p, size=SMALL) for p in problems],
+        ], tight=True, spacing=6),
+        actions=[ft.TextButton(_("OK"), on_click=close, height=TOUCH)],
+    )
+    try:
+        ctx.page.show_dialog(dlg)
+    except Exception:  # noqa: BLE001 - a page stub in tests
+        pass
+
+
+def _heading(text: str) -> ft.Control:
+    return ft.Semantics(header=True, content=ft.Container(
+        content=ft.Text(text, size=MEDIUM - 2, weight=ft.FontWeight.W_700, color=ft.Colors.PRIMARY),
+        padding=ft.Padding.only(top=12, bottom=4)))
+
+
+def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
+                     out: ft.Column) -> ft.Control:
+    _ = ctx._
+
+    async def export(fmt: str) -> None:
+        out.controls = []
+        try:
+            if is_web():
+                text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
+                stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+                await ft.FilePicker().save_file(file_name=f"ledger-{stamp}.{fmt}",
+                                                src_bytes=text.encode("utf-8"))
+                msg = _("Exported.")
+            else:
+                from handbook.paths import data_dir
+
+                path = ledger.export_file(data_dir() / EXPORT_FOLDER, fmt, player)  # type: ignore[arg-type]
+                msg = _("Exported {n} record(s) to {path}").format(
+                    n=len(ledger.records(player)), path=str(path))
+        except (OSError, ValueError) as exc:
+            out.controls = [error_box(_("Export failed: {reason}").format(reason=str(exc)))]
+            update_page(ctx)
+            return
+        out.controls = [ft.Text(msg, size=SMALL, selectable=True, key="export-result")]
+        _snack(ctx, msg)
+        update_page(ctx)
+
+    async def as_json(e) -> None:
+        await export("json")
+
+    async def as_csv(e) -> None:
+        await export("csv")
+
+    return ft.Row(
+        controls=[
+            ft.OutlinedButton(_("Export JSON"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=as_json),
+            ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, height=TOUCH, on_click=as_csv),
+        ],
+        wrap=True, spacing=8, run_spacing=8,
+    )
+
+
+# ------------------------------------------------------------------ /ledger
 
 def build_ledger(ctx: AppContext) -> ft.View:
+    """Players, the form to add a record, export and import."""
     _ = ctx._
-    return ctx.view(route=ctx.route, title=_("Ledger"), controls=[ft.Text(_("Coming soon"))])
+    ledger = get_ledger(ctx)
+    if ledger is None:
+        return _loading(ctx, _("Ledger"))
+    lib = ctx.library
 
+    players_col = ft.Column(spacing=0, key="players")
+
+    def fill_players() -> None:
+        from handbook.ui.widgets import empty_note, nav_tile
+
+        players = ledger.players()
+        if not players:
+            players_col.controls = [empty_note(_("No records yet. Add the first one below."))]
+            return
+        players_col.controls = [
+            nav_tile(ctx, player_label(p), build_route("player", player=p.key),
+                     subtitle=_("{records} record(s) · {strikes} Strike(s) · last {date}").format(
+                         records=p.records, strikes=p.strikes, date=i18n.format_date(p.last)),
+                     leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
+            for p in players]
+
+    fill_players()
+
+    # ---- the form
+    preset = ledger.player(ctx.query["player"]) if ctx.query.get("player") else None
+    name_box = ft.TextField(label=_("Player"), value=preset.name if preset else "", text_size=BODY,
+                            key="player-name", autofill_hints=None)
+    club_box = ft.TextField(label=_("Club id (optional)"), value=(preset.club or "") if preset else "",
+                            text_size=BODY, key="club")
+    date_box = ft.TextField(label=_("Date"), value=datetime.date.today().isoformat(), expand=True,
+                            hint_text="YYYY-MM-DD", text_size=BODY, key="date")
+    ruleset_id = default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset"))
+    state: dict = {"ruleset": ruleset_id, "row": None}
+    foul_pick = ft.Dropdown(label=_("Foul"), expand=True, enable_filter=True, editable=True,
+                            menu_height=420, text_size=BODY, key="foul")
+    row_info = ft.Text("", size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT, key="row-info")
+    strike_choice = ft.SegmentedButton(
+        segments=[ft.Segment(value="yes", label=ft.Text(_("Strike"))),
+                  ft.Segment(value="no", label=ft.Text(_("No Strike")))],
+        selected=[], allow_empty_selection=True, show_selected_icon=False, expand=True,
+        key="judge-strike")
+    strike_switch = ft.Container(content=labelled(_("Strike (the judge decides)"),
+                                                   ft.Row([strike_choice])), visible=False)
+    points_box = ft.TextField(label=_("Points (the judge decides)"), visible=False, width=220,
+                              keyboard_type=ft.KeyboardType.NUMBER, suffix="P", key="judge-points")
+    note_box = ft.TextField(label=_("Table/round note"), multiline=True, max_lines=3, text_size=BODY,
+                            key="note")
+    form_error = ft.Column(key="form-error")
+
+    def fill_fouls() -> None:
+        rows = ledger.rows(state["ruleset"])
+        foul_pick.options = [ft.DropdownOption(key=str(r.index), text=row_label(r)) for r in rows]
+        foul_pick.value = None
+        state["row"] = None
+        show_row()
+
+    def show_row() -> None:
+        row: PenaltyRow | None = state["row"]
+        if row is None:
+            row_info.value = _("Choose the foul from the ruleset's penalty table.")
+            strike_switch.visible = points_box.visible = False
+            return
+        parts = [row.penalty or _("(no penalty text)")]
+        if row.points is not None and f"{row.points}P" not in row.penalty:
+            parts.append(f"{row.points}P")
+        parts.append(strike_note(row, _))
+        row_info.value = " · ".join(parts)
+        strike_switch.visible = row.ruleset == ledger_mod.STRIKE_RULESET and row.strike is None
+        strike_choice.selected = []
+        points_box.visible = needs_judge_points(row)
+
+    def pick_ruleset(e) -> None:
+        state["ruleset"] = e.control.value
+        fill_fouls()
+        update_page(ctx)
+
+    def pick_foul(e) -> None:
+        key = e.control.value
+        rows = {str(r.index): r for r in ledger.rows(state["ruleset"])}
+        state["row"] = rows.get(key)
+        show_row()
+        update_page(ctx)
+
+    foul_pick.on_select = pick_foul
+
+    def date_picked(e) -> None:
+        v = e.control.value
+        if v is not None:
+            date_box.value = (v.date() if isinstance(v, datetime.datetime) else v).isoformat()
+            update_page(ctx)
+
+    def open_date(e) -> None:
+        ctx.page.show_dialog(ft.DatePicker(
+            first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
+            help_text=_("Date of the foul"), on_change=date_picked))
+
+    def add(e) -> None:
+        form_error.controls = []
+        row: PenaltyRow | None = state["row"]
+        try:
+            if row is None:
+                raise ValueError(_("foul: choose the foul from the list"))
+            judged = None
+            if strike_switch.visible:
+                if not strike_choice.selected:
+                    raise ValueError(_("strike: say whether this is a Strike (the row leaves it to "
+                                       "the judge)"))
+                judged = strike_choice.selected[0] == "yes"
+            points = None
+            if points_box.visible and (points_box.value or "").strip():
+                text = points_box.value.strip()
+                if not text.isdigit():
+                    raise ValueError(f"points: {text!r} is not a whole number of P")
+                points = int(text)
+            rec = ledger.add(name_box.value or "", (date_box.value or "").strip(), row.ruleset,
+                             row.foul, club=club_box.value or None, note=note_box.value or "",
+                             strike=judged,
+                             points=points)
+        except ValueError as exc:
+            form_error.controls = [error_box(str(exc))]
+            update_page(ctx)
+            return
+        note_box.value = ""
+        fill_players()
+        key = rec.player_key
+        _snack(ctx, _("Recorded: {foul}").format(foul=rec.foul),
+               action=_("Open"), on_action=lambda e: ctx.navigate(build_route("player", player=key)))
+        update_page(ctx)
+
+    ruleset_pick = ft.Dropdown(
+        label=_("Ruleset"), value=ruleset_id, expand=True, text_size=BODY, key="ruleset",
+        options=[ft.DropdownOption(key=r, text=rs.short) for r, rs in lib.rulesets.items()],
+        on_select=pick_ruleset)
+    fill_fouls()
+
+    # ---- import
+    import_out = ft.Column(key="import-result")
+    export_out = ft.Column()
+
+    async def do_import(e) -> None:
+        import_out.controls = []
+        try:
+            files = await ft.FilePicker().pick_files(
+                dialog_title=_("Import a ledger file"), file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=["json", "csv"], with_data=True)
+        except Exception as exc:  # noqa: BLE001 - the client could not open a picker
+            import_out.controls = [error_box(_("Could not open a file: {reason}").format(reason=str(exc)))]
+            update_page(ctx)
+            return
+        if not files:
+            return
+        f = files[0]
+        data = f.bytes
+        if data is None and f.path:
+            try:
+                with open(f.path, "rb") as fh:
+                    data = fh.read()
+            except OSError as exc:
+                import_out.controls = [error_box(str(exc))]
+                update_page(ctx)
+                return
+        import_text(data or b"", f.name)
+
+    def import_text(data: bytes, name: str) -> None:
+        try:
+            result = ledger.import_text(data, name=name)
+        except LedgerImportError as exc:
+            text = _("{name} was not imported: {problems}").format(
+                name=name, problems="; ".join(exc.problems))
+            import_out.controls = [error_box(text)]
+            _refused_dialog(ctx, name, exc.problems)
+            update_page(ctx)
+            return
+        except ValueError as exc:
+            import_out.controls = [error_box(str(exc))]
+            update_page(ctx)
+            return
+        msg = _("Imported {added} record(s) from {name}; {skipped} already in the ledger.").format(
+            added=result.added, name=name, skipped=result.skipped)
+        import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
+        fill_players()
+        _snack(ctx, msg)
+        update_page(ctx)
+
+    controls: list[ft.Control] = [
+        *_damage_banner(ctx, ledger),
+        _heading(_("Players")),
+        players_col,
+        _heading(_("Add a record")),
+        name_box,
+        club_box,
+        ft.Row([date_box, icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the date"), open_date)],
+               vertical_alignment=ft.CrossAxisAlignment.START),
+        ft.Row([named(ruleset_pick)]),
+        ft.Row([named(foul_pick)]),
+        row_info,
+        strike_switch,
+        points_box,
+        note_box,
+        form_error,
+        ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, height=TOUCH, on_click=add,
+                                key="add-record")]),
+        _heading(_("Export and import")),
+        _export_controls(ctx, ledger, None, export_out),
+        export_out,
+        ft.Row([ft.OutlinedButton(_("Import a file"), icon=ft.Icons.UPLOAD_FILE, height=TOUCH,
+                                  on_click=do_import,
+                                  key="import")]),
+        import_out,
+    ]
+    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls)
+    view.data = {"import_text": import_text}  # lets in-process tests feed a file without a picker
+    return view
+
+
+# ------------------------------------------------------------------ /ledger/<player>
 
 def build_player(ctx: AppContext, player: str) -> ft.View:
+    """One player's records (remove with Undo) and their strike-window countdown today."""
     _ = ctx._
-    return ctx.view(route=ctx.route, title=player, controls=[ft.Text(_("Coming soon"))])
+    ledger = get_ledger(ctx)
+    if ledger is None:
+        return _loading(ctx, player)
+    found = ledger.player(player)
+    key = found.key if found else player
+    title = player_label(found) if found else key.replace("~", " · ")
+    today = datetime.date.today()
+
+    countdown = ft.Column(spacing=8, key="countdown")
+    records_col = ft.Column(spacing=8, key="records")
+    export_out = ft.Column()
+
+    def fill() -> None:
+        status = ledger.status(key, today)
+        countdown.controls = [ft.Container(
+            content=ft.Column([
+                ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
+                        size=SMALL, weight=ft.FontWeight.W_600),
+                *strike_status_controls(ctx, status)], spacing=12, tight=True),
+            padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        recs = list(reversed(ledger.records(key)))  # newest first
+        if not recs:
+            from handbook.ui.widgets import empty_note
+
+            records_col.controls = [empty_note(_("No records for this player."))]
+        else:
+            records_col.controls = [_record_card(ctx, r, remove) for r in recs]
+
+    def remove(rec: Record) -> None:
+        try:
+            removed = ledger.remove(rec.id)
+        except KeyError:
+            fill()
+            update_page(ctx)
+            return
+        fill()
+
+        def undo(e) -> None:
+            ledger.restore(removed)
+            fill()
+            update_page(ctx)
+
+        _snack(ctx, _("Record removed: {date}, {foul}").format(
+            date=i18n.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
+        update_page(ctx)
+
+    fill()
+    controls: list[ft.Control] = [
+        *_damage_banner(ctx, ledger),
+        countdown,
+        ft.Row([
+            ft.TextButton(_("Open in the strike calculator"), icon=ft.Icons.TIMER_OUTLINED,
+                          height=TOUCH, on_click=lambda e: ctx.navigate(
+                              "/tools/strikes?player=" + _quote(key))),
+            ft.TextButton(_("Add a record"), icon=ft.Icons.ADD, height=TOUCH,
+                          on_click=lambda e: ctx.navigate("/ledger?player=" + _quote(key))),
+        ], wrap=True),
+        _heading(_("Records")),
+        records_col,
+        _heading(_("Export")),
+        _export_controls(ctx, ledger, key, export_out),
+        export_out,
+    ]
+    return ctx.view(route=ctx.route, title=title, controls=controls)
+
+
+def _quote(s: str) -> str:
+    from urllib.parse import quote
+
+    return quote(s, safe="")
+
+
+def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -> ft.Control:
+    _ = ctx._
+    rs = ctx.library.rulesets.get(r.ruleset)
+    facts = [i18n.format_date(r.date), rs.short if rs else r.ruleset]
+    penalty = r.penalty + (f" ({r.points}P)" if r.points is not None and f"{r.points}P" not in r.penalty
+                           else "")
+    lines: list[ft.Control] = [
+        ft.Text(" · ".join(facts), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(r.foul, size=BODY, weight=ft.FontWeight.W_600),
+        ft.Text(penalty, size=BODY),
+    ]
+    if r.strike:
+        lines.append(ft.Container(
+            content=ft.Text(_("Strike"), size=12, weight=ft.FontWeight.W_700,
+                            color=ft.Colors.ON_ERROR_CONTAINER),
+            bgcolor=ft.Colors.ERROR_CONTAINER, padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+            border_radius=8))
+    if r.note:
+        lines.append(ft.Text(r.note, size=SMALL, italic=True))
+    return ft.Container(
+        content=ft.Row([
+            ft.Column(lines, spacing=4, expand=True, tight=True),
+            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), lambda e: remove(r),
+                        key=f"remove-{r.id}"),
+        ], vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        key=f"record-{r.id}",
+    )
