@@ -1,0 +1,789 @@
+#!/usr/bin/env python3
+"""Build the static, installable, offline PWA of Riichi Judge Handbook into ``build/pwa/``.
+
+    .venv/bin/python tools/pwa/build.py           # build (what `make pwa` runs)
+    .venv/bin/python tools/pwa/build.py --check   # exit 1 when build/pwa is missing or stale
+
+Python runs in the browser (Pyodide 314.0.7, shipped inside the ``flet-web`` wheel); the page is
+``flet publish --no-cdn`` from Flet 1.0.5. Nothing is downloaded: every file comes from the
+project's virtualenv, i.e. from PyPI.
+
+The steps, in order (see :func:`build`):
+
+1. stage the app folder that ``flet publish`` packs into ``app.tar.gz``: ``main.py``, the
+   ``handbook`` package, ``content/``, compiled ``locales/`` and ``assets/`` (which Flet copies
+   to the web root instead) -- never ``.venv``, ``tests``, ``build``, ``.git``, ``docs``;
+2. the five WORKAROUNDS for Flet 1.0.5, one function each, named ``workaround_*``. Each says
+   what upstream behaviour it works around and when it can be deleted;
+3. drop files the page never loads, write the web app manifest and icons, and the precaching
+   service worker (``tools/pwa/sw.js``) whose cache name is a hash of the precached files;
+4. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
+
+Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
+as ``application/wasm`` (``python3 tools/pwa/serve.py`` does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import importlib.metadata as md
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DEFAULT_OUT = ROOT / "build" / "pwa"
+# Not "build/pwa-…": flet publish skips every file whose path *string* starts with the output
+# folder's (flet/utils/files.py:is_within_directory uses os.path.commonprefix), which would pack
+# an empty app.
+DEFAULT_WORK = ROOT / "build" / "stage-pwa"
+
+# ---------------------------------------------------------------------------------------------
+# What the app is called and looks like when installed: read from pyproject.toml ([tool.flet],
+# [tool.flet.web]) so `flet build` and the PWA agree; the defaults are the same values.
+# ---------------------------------------------------------------------------------------------
+def _pyproject(root: Path = ROOT) -> dict:
+    import tomllib
+
+    try:
+        return tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+
+
+_PP = _pyproject()
+_FLET = _PP.get("tool", {}).get("flet", {})
+_WEB = _FLET.get("web", {})
+APP_NAME = _FLET.get("product", "Riichi Judge Handbook")
+APP_SHORT_NAME = _WEB.get("pwa_short_name", "Judge Handbook")
+APP_DESCRIPTION = _PP.get("project", {}).get(
+    "description", "An offline judge handbook for competitive riichi mahjong")
+THEME_COLOR = _WEB.get("pwa_theme_color", "#1B5E20")            # felt green, as the app icon
+BACKGROUND_COLOR = _WEB.get("pwa_background_color", "#FFFFFF")  # the splash screen
+ICON_SIZES = (192, 512)          # icons/pwa-192.png, icons/pwa-512.png (drawn at build time)
+
+# ---------------------------------------------------------------------------------------------
+# Versions this build is written for (the workarounds depend on Flet's exact layout)
+# ---------------------------------------------------------------------------------------------
+FLET_VERSION = "1.0.5"
+PYTHON_SHORT = "3.14"
+PYTHON_FULL = "3.14.2"         # pyodide-lock.json "info.python" of Pyodide 314.0.7
+PYODIDE_VERSION = "314.0.7"
+
+# The app folder: what Python in the browser gets (everything else stays out of app.tar.gz).
+APP_ITEMS = ("main.py", "handbook", "content", "locales", "assets", "pyproject.toml")
+SKIP_DIRS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
+SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at staging
+
+# Distributions put into the app's __pypackages__ (pure Python only). flet needs msgpack and
+# repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies.
+VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
+            "snowballstemmer", "platformdirs", "filelock")
+UI_LOCALES = ("en", "ja")       # Babel locale data kept: these (+ their regional variants), root
+STEMMERS_KEPT = ("english",)    # snowballstemmer languages kept
+
+
+def log(msg: str) -> None:
+    print(f"[pwa] {msg}", flush=True)
+
+
+# =============================================================================================
+# 1. The app folder
+# =============================================================================================
+def _copy_tree(src: Path, dst: Path, *, skip_suffixes: tuple[str, ...] = SKIP_SUFFIXES) -> None:
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        if any(part in SKIP_DIRS or part.startswith(".") for part in rel.parts):
+            continue
+        if path.is_dir() or path.name.endswith(skip_suffixes):
+            continue
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+
+
+def stage_app(root: Path, stage: Path) -> None:
+    """Copy what the app needs at run time into ``stage`` (the folder ``flet publish`` packs)."""
+    if not (root / "main.py").is_file():
+        raise SystemExit(f"{root / 'main.py'} is missing: the PWA runs main.py ([tool.flet.app])")
+    if stage.exists():
+        shutil.rmtree(stage)
+    stage.mkdir(parents=True)
+    for item in APP_ITEMS:
+        src = root / item
+        if src.is_dir():
+            _copy_tree(src, stage / item)
+        elif src.is_file():
+            shutil.copy2(src, stage / item)
+    compile_catalogs(root / "locales", stage / "locales")
+
+
+def compile_catalogs(src: Path, dst: Path) -> None:
+    """``locales/<lang>/LC_MESSAGES/*.po`` -> ``.mo`` (the compiled catalogs are not committed)."""
+    if not src.is_dir():
+        return
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in sorted(src.glob("*/LC_MESSAGES/*.po")):
+        mo = dst / po.relative_to(src).with_suffix(".mo")
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parts[-3])
+        with mo.open("wb") as f:
+            write_mo(f, catalog)
+        log(f"compiled {po.relative_to(src.parent)}")
+
+
+# =============================================================================================
+# 2. The five workarounds for Flet 1.0.5
+# =============================================================================================
+def workaround_build_manifest(work: Path) -> Path:
+    """WORKAROUND 1 -- the Python build manifest.
+
+    Upstream behaviour: ``flet publish`` resolves the Python version from python-build's
+    ``manifest.json``, which ``flet_cli/utils/python_versions.py:_load_manifest`` downloads from
+    github.com/flet-dev/python-build releases (nothing in the wheels carries it). Flet reads a
+    local file instead when ``FLET_PYTHON_BUILD_MANIFEST`` names one, so we write one that maps
+    Python 3.14 to the Pyodide that flet-web bundles.
+
+    Delete when: flet-cli ships the manifest in its wheel (or falls back to the Pyodide in
+    flet-web). Then also drop FLET_PYTHON_BUILD_MANIFEST from :func:`run_flet_publish`.
+    """
+    path = work / "python-build-manifest.json"
+    manifest = {
+        "default_python_version": PYTHON_SHORT,
+        "pythons": {
+            PYTHON_SHORT: {
+                "full_version": PYTHON_FULL,
+                "pyodide_version": PYODIDE_VERSION,
+                "android_abis": ["arm64-v8a", "x86_64"],  # unused by `publish`
+                "prerelease": False,
+            }
+        },
+    }
+    path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def workaround_pyodide_cache(cache_root: Path) -> Path:
+    """WORKAROUND 2 -- the Pyodide runtime cache.
+
+    Upstream behaviour: with ``--no-cdn``, ``flet_cli/utils/pyodide.py:ensure_pyodide`` downloads
+    ``pyodide-core-<v>.tar.bz2`` from GitHub and micropip from jsDelivr unless
+    ``$FLET_CACHE_DIR/pyodide/<v>/pyodide-lock.json`` says ``"info": {"version": "<v>"}`` -- and it
+    wipes the folder when that key is missing. The flet-web wheel already carries the same
+    Pyodide (with the micropip wheel), but its lock file lacks ``info.version``. We copy it into a
+    build-local cache and add the key.
+
+    Delete when: ``flet publish --no-cdn`` uses ``flet_web/web/pyodide`` directly. Then also drop
+    FLET_CACHE_DIR from :func:`run_flet_publish`.
+    """
+    from flet_web import get_package_web_dir
+
+    src = Path(get_package_web_dir()) / "pyodide"
+    dst = cache_root / "pyodide" / PYODIDE_VERSION
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst)
+    lock_path = dst / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    lock.setdefault("info", {})["version"] = PYODIDE_VERSION
+    lock_path.write_text(json.dumps(lock), encoding="utf-8")
+    return dst
+
+
+def workaround_pyodide_module_url(out: Path) -> None:
+    """WORKAROUND 3 -- the Pyodide module URL.
+
+    Upstream behaviour: ``flet_web/patch_index.py:patch_index_html`` writes
+    ``flet.pyodideUrl="pyodide/pyodide.mjs"`` for ``--no-cdn`` builds; ``python-worker.js`` passes
+    it to ``import()``, and browsers reject it as a bare module specifier ("Failed to resolve
+    module specifier"). A relative URL (``./``) resolves against the worker script.
+
+    Delete when: Flet writes a ``./``-relative (or absolute) URL itself.
+    """
+    index = out / "index.html"
+    html = index.read_text(encoding="utf-8")
+    fixed, n = re.subn(r'flet\.pyodideUrl\s*=\s*"pyodide/pyodide\.mjs"',
+                       'flet.pyodideUrl="./pyodide/pyodide.mjs"', html)
+    if n == 0 and 'flet.pyodideUrl="./pyodide/pyodide.mjs"' not in html:
+        raise SystemExit("index.html: flet.pyodideUrl not found -- has Flet's index.html changed?")
+    index.write_text(fixed, encoding="utf-8")
+
+
+def workaround_vendored_dependencies(stage: Path) -> dict[str, str]:
+    """WORKAROUND 4a -- the dependencies micropip would fetch.
+
+    Upstream behaviour: ``python-worker.js`` runs ``micropip.install(...)`` on the app's
+    ``requirements.txt`` and ``[project].dependencies``, which fetches wheels from PyPI (and from
+    Pyodide's CDN) in the browser on every start: no network, no app. The worker puts the app's
+    ``__pypackages__`` first on ``sys.path``, so we put pure-Python copies of every dependency
+    there (with their ``.dist-info`` so ``importlib.metadata`` finds them) and, in
+    :func:`workaround_no_install_lists`, take the install lists out of the archive, so micropip
+    is never even loaded.
+
+    Trimmed on the way: compiled modules (rapidfuzz and msgpack fall back to their pure-Python
+    implementations), type stubs, Babel's locale data beyond root/en/ja, snowballstemmer's
+    stemmers beyond English, and flet's test/server/CLI modules that Pyodide never imports.
+
+    Delete when: Flet can bundle dependencies into a published app (it does for ``flet build``).
+    """
+    pkgs = stage / "__pypackages__"
+    pkgs.mkdir(parents=True, exist_ok=True)
+    versions: dict[str, str] = {}
+    for name in VENDORED:
+        try:
+            dist = md.distribution(name)
+        except md.PackageNotFoundError:
+            raise SystemExit(f"{name} is not installed: run this script with the project's "
+                             f"virtualenv (.venv/bin/python tools/pwa/build.py)") from None
+        versions[name] = dist.version
+        _vendor_distribution(dist, pkgs)
+    _cut_snowballstemmer(pkgs / "snowballstemmer")
+    return versions
+
+
+def _keep_vendored_file(dist_name: str, rel: str) -> bool:
+    parts = rel.split("/")
+    name = parts[-1]
+    if rel.startswith("../") or "__pycache__" in parts:
+        return False
+    if name.endswith((".pyc", ".so", ".pyd", ".pyi", ".pyx", ".pxd", ".c", ".cpp", ".h")):
+        return False
+    if ".dist-info/" in rel:
+        return name in ("METADATA", "top_level.txt") or name.startswith(("LICENSE", "COPYING"))
+    if dist_name == "flet" and (parts[1:2] in (["testing"], ["fastapi"])
+                                or rel in ("flet/pytest_plugin.py", "flet/cli.py")):
+        return False
+    if dist_name == "rapidfuzz" and (not name.endswith(".py") or "__pyinstaller" in parts):
+        return False
+    if dist_name == "babel" and parts[:2] == ["babel", "locale-data"]:
+        locale = name.removesuffix(".dat")
+        return locale == "root" or locale.split("_")[0] in UI_LOCALES
+    if dist_name == "snowballstemmer" and name.endswith("_stemmer.py"):
+        return name.removesuffix("_stemmer.py") in STEMMERS_KEPT
+    return True
+
+
+def _vendor_distribution(dist: md.Distribution, pkgs: Path) -> None:
+    base = Path(dist.locate_file(""))
+    for file in dist.files or ():
+        rel = str(file).replace(os.sep, "/")
+        if not _keep_vendored_file(dist.metadata["Name"].lower(), rel):
+            continue
+        src = base / rel
+        if src.is_file():
+            target = pkgs / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+
+
+def _cut_snowballstemmer(pkg: Path) -> None:
+    """Keep only the stemmers in STEMMERS_KEPT: ``__init__`` imports every language eagerly, so
+    drop the import and table lines of the others (the public API ``stemmer()`` and
+    ``algorithms()`` is unchanged)."""
+    init = pkg / "__init__.py"
+    kept = {f"{lang}_stemmer" for lang in STEMMERS_KEPT}
+    out = []
+    for line in init.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\s*from \.(\w+_stemmer) import \w+$", line)
+        if m and m.group(1) not in kept:
+            continue
+        m = re.match(r"\s*'(\w+)': \w+Stemmer,$", line)
+        if m and m.group(1) not in STEMMERS_KEPT:
+            continue
+        out.append(line)
+    init.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def workaround_no_install_lists(out: Path) -> None:
+    """WORKAROUND 4b -- keep micropip idle: rewrite ``app.tar.gz`` without ``requirements.txt``
+    (written by ``flet publish`` from ``[project].dependencies``) and ``pyproject.toml`` (whose
+    dependencies the worker would also install). See :func:`workaround_vendored_dependencies`.
+    """
+    archive = out / "app.tar.gz"
+    dropped = {"requirements.txt", "pyproject.toml"}
+    buf = io.BytesIO()
+    with tarfile.open(archive, "r:gz") as src, \
+            gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9, mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w", format=tarfile.GNU_FORMAT) as dst:
+        for member in sorted(src.getmembers(), key=lambda m: m.name):
+            if member.name.lstrip("./") in dropped:
+                continue
+            member.mtime = 0                       # reproducible archive, stable cache name
+            member.uid = member.gid = 0
+            member.uname = member.gname = ""
+            dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    archive.write_bytes(buf.getvalue())
+
+
+def check_archive(archive: Path) -> None:
+    with tarfile.open(archive, "r:gz") as tar:
+        names = {n.lstrip("/") for n in tar.getnames()}
+    for required in ("main.py", "handbook/__init__.py", "__pypackages__/flet/__init__.py"):
+        if required not in names and required + "c" not in names:   # .pyc when precompiled
+            raise SystemExit(f"{archive} lacks {required}")
+    for forbidden in ("requirements.txt", "pyproject.toml"):
+        if forbidden in names:
+            raise SystemExit(f"{archive} still has {forbidden}: micropip would go online")
+
+
+def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], str]:
+    """WORKAROUND 5 -- a service worker that caches.
+
+    Upstream behaviour: Flet's ``flutter_service_worker.js`` only unregisters itself (Flutter's
+    own service worker is deprecated, flutter/flutter#156910), so nothing is cached and the app
+    cannot start offline; and ``flutter_bootstrap.js`` asks Flutter's loader to register that
+    worker whenever *any* worker is registered for the scope, which would replace ours.
+
+    Here: remove the loader's ``serviceWorkerSettings``, delete ``flutter_service_worker.js``,
+    register ``sw.js`` from index.html, and write ``sw.js`` from ``tools/pwa/sw.js`` (versioned
+    precache named from a hash of the precached files, cache-first, navigations answered with
+    the cached index.html, old caches deleted on activate).
+    Returns (core files, {canvaskit variant: files}, cache name).
+
+    Delete when: Flet ships an offline service worker for published apps.
+    """
+    bootstrap = out / "flutter_bootstrap.js"
+    js = bootstrap.read_text(encoding="utf-8")
+    js, n = re.subn(r"\n\s*serviceWorkerSettings:\s*\{[^{}]*\},", "", js)
+    if n != 1:
+        raise SystemExit("flutter_bootstrap.js: serviceWorkerSettings not found -- has Flet changed?")
+    bootstrap.write_text(js, encoding="utf-8")
+    (out / "flutter_service_worker.js").unlink(missing_ok=True)
+
+    index = out / "index.html"
+    html = index.read_text(encoding="utf-8")
+    anchor = '<script src="flutter_bootstrap.js" async></script>'
+    if anchor not in html:
+        raise SystemExit("index.html: flutter_bootstrap.js script tag not found -- has Flet changed?")
+    html = html.replace(anchor, SW_REGISTRATION + "  " + anchor)
+    index.write_text(html, encoding="utf-8")
+
+    template = (HERE / "sw.js").read_text(encoding="utf-8")
+    core, variants = precache_lists(out)
+    every = core + [f for files in variants.values() for f in files]
+    cache_name = "rjh-precache-" + content_hash(out, every, extra=template)[:16]
+    sw = (template
+          .replace("__CACHE_NAME__", cache_name)
+          .replace("__PRECACHE__", json.dumps(core, indent=2))
+          .replace("__CANVASKIT__", json.dumps(variants, indent=2)))
+    (out / "sw.js").write_text(sw, encoding="utf-8")
+    return core, variants, cache_name
+
+
+RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+
+
+def workaround_rive_cdn_script(out: Path) -> None:
+    """WORKAROUND 6 (not in FLET-NOTES) -- a script from a CDN at every start.
+
+    Upstream behaviour: Flet's web client bundles the rive_native Flutter plugin, whose start-up
+    code (compiled into main.dart.js) appends ``<script src="https://cdn.jsdelivr.net/npm/
+    @rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js">``. Offline that request fails
+    harmlessly (the "known rive_native.js failure"); online it loads code from a CDN for
+    animations this app never shows. We point the base URL at a same-origin folder that is not
+    shipped: the script fails to load exactly as it does offline, and no request leaves the
+    app's origin.
+
+    Delete when: Flet loads rive_native lazily (or from its own origin).
+    """
+    main_js = out / "main.dart.js"
+    js = main_js.read_text(encoding="utf-8")
+    if js.count(RIVE_CDN) != 1:
+        raise SystemExit(f"main.dart.js: expected one {RIVE_CDN!r} -- has Flet changed?")
+    main_js.write_text(js.replace(RIVE_CDN, "rive-native-not-bundled/"), encoding="utf-8")
+
+
+# The page tells the worker which CanvasKit build Flutter will load (the same test as
+# flutter_bootstrap.js: Blink with ImageDecoder and the V8 break iterators gets the smaller
+# "chromium" build), so each browser precaches only the one it uses.
+SW_REGISTRATION = """<script>
+    if ('serviceWorker' in navigator) {
+      window.addEventListener('load', function () {
+        var blink = navigator.vendor === 'Google Inc.' || navigator.userAgent.includes('Edg/');
+        var chromium = blink && typeof ImageDecoder !== 'undefined' &&
+          typeof Intl.v8BreakIterator !== 'undefined' && typeof Intl.Segmenter !== 'undefined';
+        navigator.serviceWorker.register('sw.js?canvaskit=' + (chromium ? 'chromium' : 'full'))
+          .catch(function (e) { console.warn('service worker not registered:', e); });
+      });
+    }
+  </script>
+"""
+
+
+# =============================================================================================
+# 3. Start-up speed: bytecode compiled at build time
+# =============================================================================================
+def precompile_bytecode(stage: Path, work: Path) -> Path | None:
+    """Compile the modules a start imports to ``.pyc`` with the Pyodide the PWA ships, run
+    under Node.js (``tools/pwa/precompile.py`` says what and why). Returns the compiled
+    ``python_stdlib.zip`` to put in the build, or None when Node.js is not installed (the build
+    then ships sources only and starts slower; ``apt-get install nodejs`` gives Node.js).
+
+    Not a workaround but a speed-up: Pyodide 314.0.7's standard library and the app are
+    ``.py`` only, so without this each start compiles them again in the browser.
+    """
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        log("Node.js not found: skipping bytecode precompilation (slower start-up)")
+        return None
+    from flet_web import get_package_web_dir
+
+    pyodide = Path(get_package_web_dir()) / "pyodide"
+    pc = work / "precompile"
+    if pc.exists():
+        shutil.rmtree(pc)
+    pc.mkdir(parents=True)
+    shutil.copy2(pyodide / "python_stdlib.zip", pc / "python_stdlib.zip")
+    cmd = [node, str(HERE / "run_pyodide.mjs"), str(pyodide), str(HERE / "precompile.py"),
+           f"{stage}=/mnt/app", f"{pc}=/mnt/work"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.stderr.write(res.stdout + res.stderr)
+        raise SystemExit("precompiling under Pyodide failed: the app does not import under "
+                         "Pyodide (see the traceback above)")
+    report = json.loads((pc / "precompile.json").read_text(encoding="utf-8"))
+    log(res.stdout.strip().splitlines()[-1])
+    for problem in report["import_failures"]:
+        log(f"WARNING: does not import under Pyodide: {problem}")
+    return pc / "python_stdlib.pyc.zip"
+
+
+# =============================================================================================
+# 4. flet publish, pruning, manifest, icons
+# =============================================================================================
+def run_flet_publish(stage: Path, out: Path, manifest: Path, cache_root: Path) -> None:
+    env = dict(os.environ)
+    env["FLET_PYTHON_BUILD_MANIFEST"] = str(manifest)   # workaround 1
+    env["FLET_CACHE_DIR"] = str(cache_root)              # workaround 2
+    env.pop("FLET_WEB_PATH", None)
+    cmd = [
+        sys.executable, "-m", "flet.cli", "publish", str(stage / "main.py"),
+        "--distpath", str(out),
+        "--no-cdn",
+        "--web-renderer", "canvaskit",
+        "--route-url-strategy", "path",
+        "--app-name", APP_NAME,
+        "--app-short-name", APP_SHORT_NAME,
+        "--app-description", APP_DESCRIPTION,
+        "--pwa-theme-color", THEME_COLOR,
+        "--pwa-background-color", BACKGROUND_COLOR,
+    ]
+    log("flet publish --no-cdn (Flet %s)" % md.version("flet"))
+    res = subprocess.run(cmd, cwd=stage, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.stderr.write(res.stdout + res.stderr)
+        raise SystemExit(f"flet publish failed ({res.returncode})")
+
+
+# Files flet publish copies that this app never loads.
+PRUNE = (
+    "main.dart.wasm", "main.dart.mjs",                  # the dart2wasm/skwasm build (we use canvaskit)
+    "canvaskit/skwasm.js", "canvaskit/skwasm.wasm", "canvaskit/skwasm_heavy.js",
+    "canvaskit/skwasm_heavy.wasm", "canvaskit/wimp.js", "canvaskit/wimp.wasm",
+    "canvaskit/experimental_webparagraph",
+    "flutter.js", "flutter.js.map",                     # inlined in flutter_bootstrap.js
+    "pyodide/python", "pyodide/python.bat", "pyodide/python.exe", "pyodide/python_cli_entry.mjs",
+    "pyodide/ffi.d.ts", "pyodide/pyodide.d.ts", "pyodide/package.json",
+    "pyodide/pyodide.js",                               # the classic-script build; the worker imports .mjs
+)
+# Flet's logo icons, unless the app's assets/icons replaced them (the manifest names pwa-*.png)
+FLET_ICONS = ("icons/icon-192.png", "icons/icon-512.png", "icons/icon-maskable-192.png",
+              "icons/icon-maskable-512.png", "icons/apple-touch-icon-192.png")
+PRUNE_GLOBS = ("canvaskit/**/*.symbols", "pyodide/micropip-*.whl", "pyodide/packaging-*.whl")
+
+# Kept in the build (fetched only if a screen needs them) but not precached.
+NOT_PRECACHED = (
+    "sw.js", "build-info.json",
+    "assets/NOTICES",                                   # licence page only
+    "assets/packages/media_kit", "assets/packages/record_web", "assets/packages/wakelock_plus",
+    "assets/packages/flutter_map",                      # controls this app does not use
+    "fonts/README.md", "fonts/OFL.txt",                 # licence beside the font, not loaded
+    *FLET_ICONS,                                        # home-screen/tab icons: fetched online
+    "icon.png",                                         # the app's icon for `flet build`
+)
+CANVASKIT_VARIANTS = {
+    "chromium": ["canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm"],
+    "full": ["canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm"],
+}
+
+
+def prune(out: Path, root: Path) -> None:
+    for rel in FLET_ICONS:
+        if not (root / "assets" / rel).is_file():
+            (out / rel).unlink(missing_ok=True)
+    for rel in PRUNE:
+        p = out / rel
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
+    for pattern in PRUNE_GLOBS:
+        for p in out.glob(pattern):
+            p.unlink()
+
+
+# Font families in Flet's FontManifest.json that this app never draws with. Flutter downloads
+# every family listed there at start-up, so listing them costs a download and precache space.
+UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/",)   # KaTeX fonts for LaTeX in Markdown
+
+
+def trim_font_manifest(out: Path) -> None:
+    path = out / "assets" / "FontManifest.json"
+    families = json.loads(path.read_text(encoding="utf-8"))
+    kept = []
+    for family in families:
+        if family["family"].startswith(UNUSED_FONT_FAMILIES):
+            for font in family["fonts"]:
+                (out / "assets" / font["asset"]).unlink(missing_ok=True)
+        else:
+            kept.append(family)
+    path.write_text(json.dumps(kept), encoding="utf-8")
+    shutil.rmtree(out / "assets" / "packages" / "flutter_math_fork", ignore_errors=True)
+
+
+def _draw_fallback_icon(size: int):
+    """A plain tile on the theme colour, for a checkout without handbook/ui/make_icons.py."""
+    from PIL import Image, ImageDraw
+
+    n = size * 4
+    img = Image.new("RGB", (n, n), THEME_COLOR)
+    d = ImageDraw.Draw(img)
+    w, h = n * 0.40, n * 0.54            # inside the central 80 % safe zone of a maskable icon
+    x0, y0 = (n - w) / 2, (n - h) / 2
+    d.rounded_rectangle((x0, y0 + n * 0.03, x0 + w, y0 + h + n * 0.03), int(n * 0.06), fill="#C8C4B4")
+    d.rounded_rectangle((x0, y0, x0 + w, y0 + h), int(n * 0.06), fill="#FAF8F0")
+    return img.resize((size, size), Image.LANCZOS)
+
+
+def write_icons(out: Path, root: Path) -> None:
+    """``icons/pwa-192.png`` and ``icons/pwa-512.png`` for the manifest, drawn at build time with
+    Pillow (a flet-cli dependency): the app icon of ``handbook/ui/make_icons.py`` (判 on a tile)
+    in its maskable form -- full-bleed background, artwork inside the 80 % safe zone -- so
+    "any maskable" is honest. Also a favicon when the app's assets bring none."""
+    maker = root / "handbook" / "ui" / "make_icons.py"
+    draw = _draw_fallback_icon
+    if maker.is_file():
+        spec = importlib.util.spec_from_file_location("_handbook_make_icons", maker)
+        module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, str(root))  # it imports handbook.paths
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(str(root))
+
+        def draw(size: int):
+            return module.draw(size, maskable=True)
+
+    (out / "icons").mkdir(exist_ok=True)
+    for size in ICON_SIZES:
+        draw(size).convert("RGB").save(out / "icons" / f"pwa-{size}.png", optimize=True)
+    if not (root / "assets" / "favicon.png").is_file():
+        draw(64).convert("RGB").save(out / "favicon.png", optimize=True)
+
+
+def write_web_manifest(out: Path, root: Path) -> None:
+    """manifest.json (what makes Chromium offer "Install app") and the matching tags in
+    index.html (theme colour; the iOS home-screen icon)."""
+    manifest = {
+        "id": "./",
+        "name": APP_NAME,
+        "short_name": APP_SHORT_NAME,
+        "description": APP_DESCRIPTION,
+        "lang": "en",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": BACKGROUND_COLOR,
+        "theme_color": THEME_COLOR,
+        "categories": ["reference", "sports"],
+        "prefer_related_applications": False,
+        "icons": [
+            {"src": f"icons/pwa-{s}.png", "sizes": f"{s}x{s}", "type": "image/png",
+             "purpose": "any maskable"}
+            for s in ICON_SIZES
+        ],
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
+                                       encoding="utf-8")
+    index = out / "index.html"
+    html = index.read_text(encoding="utf-8")
+    if not (out / "icons" / "apple-touch-icon-192.png").is_file():  # the app's assets bring one
+        html = html.replace('href="icons/apple-touch-icon-192.png"', 'href="icons/pwa-192.png"')
+    html = re.sub(r'<meta name="apple-mobile-web-app-status-bar-style" content="[^"]*">',
+                  '<meta name="apple-mobile-web-app-status-bar-style" content="default">', html)
+    if 'name="theme-color"' not in html:
+        html = html.replace('<link rel="manifest" href="manifest.json">',
+                            f'<link rel="manifest" href="manifest.json">\n'
+                            f'  <meta name="theme-color" content="{THEME_COLOR}">')
+    index.write_text(html, encoding="utf-8")
+
+
+# =============================================================================================
+# 5. Precache list, cache name, staleness
+# =============================================================================================
+def precache_lists(out: Path) -> tuple[list[str], dict[str, list[str]]]:
+    """(files every browser needs, {canvaskit variant: its files}) as URLs relative to the root."""
+    variant_files = {f for files in CANVASKIT_VARIANTS.values() for f in files}
+    core = []
+    for p in sorted(out.rglob("*")):
+        if not p.is_file():
+            continue
+        rel = p.relative_to(out).as_posix()
+        if rel in variant_files or any(rel == x or rel.startswith(x + "/") for x in NOT_PRECACHED):
+            continue
+        core.append(rel)
+    variants = {k: [f for f in v if (out / f).is_file()] for k, v in CANVASKIT_VARIANTS.items()}
+    return core, variants
+
+
+def content_hash(out: Path, files: list[str], extra: str = "") -> str:
+    h = hashlib.sha256(extra.encode())
+    for rel in sorted(files):
+        h.update(rel.encode() + b"\0")
+        h.update(hashlib.sha256((out / rel).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def input_files(root: Path) -> list[Path]:
+    """Every file whose change makes a new build necessary."""
+    files: list[Path] = []
+    for item in (*APP_ITEMS, "tools/pwa"):
+        p = root / item
+        if p.is_file():
+            files.append(p)
+        elif p.is_dir():
+            files += [f for f in p.rglob("*") if f.is_file()
+                      and not any(part in SKIP_DIRS for part in f.relative_to(root).parts)
+                      and not f.name.endswith((".pyc", ".pyo"))]
+    return sorted(files)
+
+
+def inputs_hash(root: Path = ROOT) -> str:
+    h = hashlib.sha256()
+    for name in ("flet", "flet-web", "flet-cli", *VENDORED):
+        try:
+            h.update(f"{name}=={md.version(name)}\n".encode())
+        except md.PackageNotFoundError:
+            h.update(f"{name}==?\n".encode())
+    for f in input_files(root):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def is_stale(out: Path = DEFAULT_OUT, root: Path = ROOT) -> bool:
+    """True when ``out`` has no complete build of the current sources."""
+    info = out / "build-info.json"
+    if not info.is_file() or not (out / "sw.js").is_file():
+        return True
+    try:
+        return json.loads(info.read_text(encoding="utf-8")).get("inputs") != inputs_hash(root)
+    except (OSError, ValueError):
+        return True
+
+
+def file_size(out: Path, files: list[str]) -> int:
+    return sum((out / f).stat().st_size for f in files)
+
+
+# =============================================================================================
+def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
+          precompile: bool = True) -> dict:
+    """Build the PWA into ``out``; returns the build info (also written to build-info.json)."""
+    t0 = time.monotonic()
+    if md.version("flet") != FLET_VERSION:
+        raise SystemExit(f"flet {FLET_VERSION} expected, found {md.version('flet')}: "
+                         "the workarounds here depend on its exact layout")
+    inputs = inputs_hash(root)
+    work.mkdir(parents=True, exist_ok=True)
+    stage = work / "app"
+    cache_root = work / "flet-cache"
+
+    log(f"staging the app folder from {root}")
+    stage_app(root, stage)
+    versions = workaround_vendored_dependencies(stage)
+    stdlib_pyc = precompile_bytecode(stage, work) if precompile else None
+    manifest = workaround_build_manifest(work)
+    workaround_pyodide_cache(cache_root)
+
+    if str(stage).startswith(str(out)):
+        raise SystemExit(f"the staging folder {stage} must not start with {out} (see DEFAULT_WORK)")
+    run_flet_publish(stage, out, manifest, cache_root)
+    workaround_pyodide_module_url(out)
+    workaround_no_install_lists(out)
+    workaround_rive_cdn_script(out)
+    check_archive(out / "app.tar.gz")
+    if stdlib_pyc is not None:
+        shutil.copy2(stdlib_pyc, out / "pyodide" / "python_stdlib.zip")
+    prune(out, root)
+    trim_font_manifest(out)
+    write_icons(out, root)
+    write_web_manifest(out, root)
+
+    core, variants, cache_name = workaround_service_worker(out)
+
+    sizes = {k: file_size(out, core + v) for k, v in variants.items()}
+    info = {
+        "app": APP_NAME,
+        "inputs": inputs,
+        "cache": cache_name,
+        "flet": md.version("flet"),
+        "pyodide": PYODIDE_VERSION,
+        "vendored": versions,
+        "precompiled": stdlib_pyc is not None,
+        "precache_files": len(core) + len(variants["chromium"]),
+        "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
+        "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,
+        "build_bytes": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
+        "build_seconds": round(time.monotonic() - t0, 1),
+    }
+    (out / "build-info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    mb = 1024 * 1024
+    log(f"done in {info['build_seconds']} s: {out}")
+    log(f"precache: {sizes['chromium'] / mb:.1f} MB on Chromium, {sizes['full'] / mb:.1f} MB on "
+        f"Safari/Firefox ({info['precache_files']} files); app.tar.gz "
+        f"{info['app_tar_gz_bytes'] / mb:.2f} MB; build folder {info['build_bytes'] / mb:.1f} MB")
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (build/pwa)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the project folder")
+    parser.add_argument("--work", type=Path, default=None, help="scratch folder (build/pwa-work)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if the output is missing or older than the sources")
+    parser.add_argument("--if-stale", action="store_true", help="build only when stale")
+    parser.add_argument("--no-precompile", action="store_true",
+                        help="ship .py sources only (no Node.js step; slower start-up)")
+    args = parser.parse_args(argv)
+    root, out = args.root.resolve(), args.out.resolve()
+    work = (args.work or out.parent / ("stage-" + out.name)).resolve()
+    if args.check:
+        stale = is_stale(out, root)
+        print("stale" if stale else "up to date")
+        return 1 if stale else 0
+    if args.if_stale and not is_stale(out, root):
+        log(f"{out} is up to date")
+        return 0
+    build(root, out, work, precompile=not args.no_precompile)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Serve the static PWA (``build/pwa/``) for a quick look or for the browser tests.
+
+    python3 tools/pwa/serve.py [--dir build/pwa] [--host 127.0.0.1] [--port 0]
+
+Any static web server will do in production, as long as it sends ``.mjs`` as JavaScript and
+``.wasm`` as ``application/wasm`` (Python 3.11's ``http.server`` guesses both from the system's
+MIME table, which may lack them). Paths without a file extension that do not exist
+(``/rules/azrm/2.4``) get ``index.html``, as the service worker does offline. ``--port 0`` picks
+a free port. Phones need HTTPS (or localhost) for the service worker and the install prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import posixpath
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+MIME = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".webmanifest": "application/manifest+json",
+        ".ttf": "font/ttf", ".otf": "font/otf", ".woff2": "font/woff2"}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def send_head(self):
+        path = urlsplit(self.path).path
+        local = Path(self.translate_path(path))
+        if not local.exists() and not posixpath.splitext(path)[1]:
+            self.path = "/index.html"  # a client-side route
+        return super().send_head()
+
+    def end_headers(self):
+        if urlsplit(self.path).path.endswith("/sw.js"):
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # quiet
+        pass
+
+
+class StaticServer:
+    """A threaded static server on ``host`` (a free port unless ``port`` is given);
+    ``start()``, ``stop()``, ``url``; the tests stop it to prove the app runs offline."""
+
+    def __init__(self, directory: str | Path, host: str = "127.0.0.1", port: int = 0):
+        handler = functools.partial(Handler, directory=str(directory))
+        self.httpd = http.server.ThreadingHTTPServer((host, port), handler)
+        self.httpd.daemon_threads = True
+        self.host, self.port = self.httpd.server_address[:2]
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self) -> "StaticServer":
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="pwa-static",
+                                       daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.httpd.shutdown()
+            self.thread.join(timeout=10)
+            self.thread = None
+        self.httpd.server_close()
+
+    def __enter__(self) -> "StaticServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def main() -> None:
+    root = Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", default=str(root / "build" / "pwa"))
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    server = StaticServer(args.dir, args.host, args.port)
+    print(f"serving {args.dir} at {server.url} (Ctrl-C to stop)", flush=True)
+    try:
+        server.httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.httpd.server_close()
+
+
+if __name__ == "__main__":
+    main()

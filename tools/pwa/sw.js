@@ -1,0 +1,80 @@
+/* Riichi Judge Handbook -- precaching service worker.
+ *
+ * Template: tools/pwa/build.py fills in the cache name and the file lists and writes build/pwa/sw.js.
+ * Flet 1.0.5's own flutter_service_worker.js only unregisters itself, so without this worker the
+ * published app cannot start offline (see workaround_service_worker in build.py).
+ *
+ * - install: download every file the app needs into a cache named from a hash of their contents
+ *   (a new build gets a new name, so it never mixes with the old one);
+ * - activate: delete the caches of older builds and take control of open pages;
+ * - fetch: cache first; page navigations (/, /rules/azrm/2.4, ...) get the cached index.html,
+ *   since every route is the same single-page app. Same-origin files outside the precache
+ *   (the licence page, the other CanvasKit build) are cached the first time they are fetched.
+ */
+'use strict';
+
+const CACHE_PREFIX = 'rjh-precache-';
+const CACHE = '__CACHE_NAME__';
+
+// Files every browser loads, relative to the worker's scope.
+const CORE = __PRECACHE__;
+
+// CanvasKit builds: the page registers sw.js?canvaskit=chromium on Blink browsers that Flutter
+// gives the smaller "chromium" build, sw.js?canvaskit=full elsewhere (Safari, Firefox).
+const CANVASKIT = __CANVASKIT__;
+
+const VARIANT = new URL(self.location.href).searchParams.get('canvaskit') === 'chromium'
+  ? 'chromium' : 'full';
+const PRECACHE = CORE.concat(CANVASKIT[VARIANT] || []);
+const url = (path) => new URL(path, self.registration.scope).href;
+const INDEX = url('index.html');
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // 'no-cache' revalidates with the server (a 304 reuses the copy the page just downloaded),
+    // so a stale HTTP-cached file never enters a new build's cache.
+    await cache.addAll(PRECACHE.map((path) => new Request(url(path), { cache: 'no-cache' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    const keys = await caches.keys();
+    await Promise.all(keys
+      .filter((key) => key.startsWith(CACHE_PREFIX) && key !== CACHE)
+      .map((key) => caches.delete(key)));
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) {
+    return; // let the browser handle it
+  }
+  if (request.mode === 'navigate') {
+    event.respondWith(fromCache(INDEX).then((hit) => hit || fetch(request)));
+    return;
+  }
+  event.respondWith(cacheFirst(request));
+});
+
+async function fromCache(request) {
+  const cache = await caches.open(CACHE);
+  return cache.match(request, { ignoreSearch: true });
+}
+
+async function cacheFirst(request) {
+  const hit = await fromCache(request);
+  if (hit) {
+    return hit;
+  }
+  const response = await fetch(request);
+  if (response.ok && response.type === 'basic' && !request.headers.has('range')) {
+    const copy = response.clone();
+    caches.open(CACHE).then((cache) => cache.put(request, copy));
+  }
+  return response;
+}
