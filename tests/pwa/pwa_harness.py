@@ -1,0 +1,282 @@
+"""Helpers for the offline-PWA tests and benchmarks: build, serve, launch, record, time.
+
+* :func:`ensure_build` builds ``build/pwa/`` with ``tools/pwa/build.py`` when it is missing or
+  older than the sources (so ``pytest tests/pwa`` works without ``make pwa`` first).
+* :class:`PwaServer` serves the build from a thread on a free port (never 8550/8551) and can be
+  stopped mid-test: the app must then run from its service worker alone.
+* :func:`launch` starts Debian's Chromium with the flags that keep it off the network, plus a
+  NetLog file: Chromium's own record of every request, including those of the Python worker and
+  the service worker, which :func:`netlog_app_requests` reads back.
+* :class:`Requests` records what Playwright sees; :func:`is_local` is the rule every request of
+  the app must pass (127.0.0.1 only -- no exception, see :func:`is_local`).
+* :func:`open_app` / :func:`reload_app` load the page and wait for the first frame of the app.
+
+Driving the app (semantics, typing, tapping) reuses the served-app harness of the browser tests,
+``tests/e2e/browser_harness.py`` (its ``Handbook`` class works on any object with ``url()`` and
+``log_tail()``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "build" / "pwa"
+TOOLS = ROOT / "tools" / "pwa"
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from browser_harness import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    PHONE_VIEWPORT,
+    RESERVED_PORTS,
+    SLOW,
+    Handbook,
+    free_port,
+)
+
+
+def _load_tool(name: str):
+    """tools/pwa/<name>.py as module ``pwa_<name>`` (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(f"pwa_{name}", TOOLS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+pwa_build = _load_tool("build")
+StaticServer = _load_tool("serve").StaticServer
+
+__all__ = ["BUILD", "pwa_build", "CHROMIUM", "Handbook", "PwaServer", "Requests", "ROOT", "SLOW", "Timings",
+           "build_info", "ensure_build", "is_local", "launch", "netlog_app_requests", "new_context",
+           "open_app", "precache_files", "reload_app", "wait_for_service_worker"]
+
+#: First load: 38 MB over loopback plus Pyodide; generous for a busy 2-core machine.
+FIRST_LOAD_TIMEOUT_S = 120 * SLOW
+#: A reload from the service worker.
+RELOAD_TIMEOUT_S = 60 * SLOW
+#: The app's first screen is there when its search box is in Flutter's ARIA tree.
+READY_ROLE, READY_LABEL = "textbox", "Search"
+
+
+# ------------------------------------------------------------------------------------------ build
+
+def ensure_build(out: Path = BUILD) -> Path:
+    """Build ``out`` with tools/pwa/build.py unless it is up to date with the sources."""
+    if pwa_build.is_stale(out, ROOT):
+        res = subprocess.run([sys.executable, str(TOOLS / "build.py"), "--out", str(out)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=900)
+        if res.returncode != 0:
+            raise RuntimeError(f"tools/pwa/build.py failed ({res.returncode}):\n"
+                               f"{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
+    return out
+
+
+def build_info(out: Path = BUILD) -> dict:
+    return json.loads((out / "build-info.json").read_text(encoding="utf-8"))
+
+
+def precache_files(out: Path = BUILD, variant: str = "chromium") -> list[str]:
+    """The files sw.js precaches for ``variant`` ("chromium" or "full"), read from sw.js itself."""
+    text = (out / "sw.js").read_text(encoding="utf-8")
+    core = json.loads(text.split("const CORE = ", 1)[1].split(";\n", 1)[0])
+    canvaskit = json.loads(text.split("const CANVASKIT = ", 1)[1].split(";\n", 1)[0])
+    return core + canvaskit[variant]
+
+
+# ----------------------------------------------------------------------------------------- server
+
+class PwaServer:
+    """``build/pwa`` served from a thread on 127.0.0.1 and a free port; ``stop()`` takes it away."""
+
+    def __init__(self, directory: Path = BUILD):
+        port = free_port()
+        assert port not in RESERVED_PORTS
+        self.static = StaticServer(directory, "127.0.0.1", port).start()
+        self.port = port
+        self.running = True
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, route: str = "/") -> str:
+        return self.base_url + (route if route.startswith("/") else "/" + route)
+
+    def log_tail(self, lines: int = 40) -> str:  # the e2e Handbook helper asks for it
+        return ""
+
+    def answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.base_url + "/", timeout=2) as resp:
+                return resp.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def stop(self) -> None:
+        if self.running:
+            self.static.stop()
+            self.running = False
+
+
+# ---------------------------------------------------------------------------------------- browser
+
+def launch(playwright, netlog: Path | None = None):
+    """Debian's Chromium with the offline flags (+ a NetLog of every request when ``netlog``)."""
+    args = list(CHROMIUM_FLAGS)
+    if netlog is not None:
+        args += [f"--log-net-log={netlog}", "--net-log-capture-mode=Default"]
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+
+
+def new_context(browser):
+    """A fresh profile (empty caches and storage) at phone size, service workers allowed."""
+    context = browser.new_context(viewport=PHONE_VIEWPORT, locale="en-US",
+                                  service_workers="allow")
+    context.add_init_script(
+        "window.addEventListener('flutter-first-frame',"
+        " () => { window.__flutterFirstFrame = performance.now(); }, { once: true });")
+    return context
+
+
+def is_local(url: str) -> bool:
+    """127.0.0.1 (or a data:/blob: URL of it) and nothing else.
+
+    No exception is needed: Flet's one known outside request, ``rive_native.js`` from
+    cdn.jsdelivr.net, is pointed at the app's own origin by tools/pwa/build.py
+    (``workaround_rive_cdn_script``), where it fails harmlessly -- see :data:`KNOWN_FAILURES`.
+    """
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "about", "chrome-error"):
+        return True
+    if parts.scheme == "blob":
+        return is_local(url[len("blob:"):])
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname == "127.0.0.1"
+
+
+#: Requests allowed to fail: Flet's web client asks for the Rive animation runtime at start-up
+#: (the "known harmless rive_native.js failure"); the build points it at a folder it does not
+#: ship, so it fails on 127.0.0.1 -- online with 404, offline with a network error.
+KNOWN_FAILURES = ("/rive-native-not-bundled/wasm/rive_native.js",)
+
+
+@dataclass
+class Requests:
+    """Every request Playwright reports for a context (pages, workers, service worker)."""
+
+    urls: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+    def attach(self, context) -> Requests:
+        context.on("request", lambda r: self.urls.append(r.url))
+        context.on("requestfailed", lambda r: self.failed.append((r.url, r.failure or "")))
+        return self
+
+    def outside(self) -> list[str]:
+        return sorted({u for u in self.urls if not is_local(u)})
+
+    def unexpected_failures(self) -> list[tuple[str, str]]:
+        return [(u, why) for u, why in self.failed
+                if urlsplit(u).path not in KNOWN_FAILURES and "ERR_ABORTED" not in why]
+
+    def mark(self) -> int:
+        return len(self.urls)
+
+
+def netlog_app_requests(netlog: Path, origin: str) -> tuple[list[str], list[str]]:
+    """(every URL the app's page, workers and service worker requested; URLs Chromium itself
+    requested for its own purposes) from a NetLog file. A request is the app's when its
+    initiator or network-isolation key is the app's origin."""
+    data = json.loads(netlog.read_text(encoding="utf-8", errors="replace"))
+    types = {v: k for k, v in data["constants"]["logEventTypes"].items()}
+    site = origin.rsplit(":", 1)[0]  # http://127.0.0.1
+    app, browser = [], []
+    for event in data["events"]:
+        if types.get(event["type"]) != "URL_REQUEST_START_JOB":
+            continue
+        params = event.get("params") or {}
+        url = params.get("url", "")
+        mine = (params.get("initiator", "").startswith(site)
+                or site in params.get("network_isolation_key", "")
+                or url.startswith(origin))
+        (app if mine else browser).append(url)
+    return app, browser
+
+
+# ------------------------------------------------------------------------------------ first frame
+
+@dataclass
+class Timings:
+    """Seconds from the start of a (re)load: Flutter's first frame (``flutter-first-frame``) and
+    the app's first frame (its screen, with the search box, in the ARIA tree)."""
+
+    flutter_frame_s: float
+    app_frame_s: float
+
+
+def _wait_ready(hb: Handbook, t0: float, timeout: float) -> Timings:
+    hb.enable_semantics(timeout=timeout)
+    hb.role(READY_ROLE, READY_LABEL, timeout=max(1.0, timeout - (time.monotonic() - t0)))
+    t_app = time.monotonic() - t0
+    # performance.now() counts from this document's navigation start
+    ff_ms = hb.page.evaluate("window.__flutterFirstFrame || null")
+    return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app)
+
+
+def open_app(hb: Handbook, route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S) -> Timings:
+    t0 = time.monotonic()
+    hb.page.goto(hb.url(route), wait_until="commit", timeout=timeout * 1000)
+    return _wait_ready(hb, t0, timeout)
+
+
+def reload_app(hb: Handbook, timeout: float = RELOAD_TIMEOUT_S) -> Timings:
+    t0 = time.monotonic()
+    hb.page.reload(wait_until="commit", timeout=timeout * 1000)
+    return _wait_ready(hb, t0, timeout)
+
+
+_SW_STATE_JS = """async () => {
+  const reg = await navigator.serviceWorker.getRegistration();
+  const keys = await caches.keys();
+  const sizes = {};
+  for (const k of keys) sizes[k] = (await (await caches.open(k)).keys()).length;
+  return {
+    active: !!(reg && reg.active && reg.active.state === 'activated'),
+    script: reg && reg.active ? reg.active.scriptURL : null,
+    controlled: !!navigator.serviceWorker.controller,
+    caches: sizes,
+  };
+}"""
+
+
+def wait_for_service_worker(page, timeout: float = FIRST_LOAD_TIMEOUT_S) -> dict:
+    """Wait until sw.js is activated (its install -- the whole precache -- done) and controls
+    the page; returns its state: script URL, cache names and their entry counts."""
+    deadline = time.monotonic() + timeout
+    state: dict = {}
+    while time.monotonic() < deadline:
+        state = page.evaluate(_SW_STATE_JS)
+        if state["active"] and state["controlled"]:
+            return state
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the service worker did not take control within {timeout:.0f} s: {state}")
+
+
+def artifacts_dir(tmp_path_factory) -> Path:
+    env = os.environ.get("HANDBOOK_PWA_ARTIFACTS")
+    if env:
+        path = Path(env)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return tmp_path_factory.mktemp("pwa-artifacts")

@@ -1,0 +1,175 @@
+"""What ``make pwa`` (tools/pwa/build.py) puts in ``build/pwa/``, checked without a browser.
+
+The five Flet 1.0.5 workarounds each leave a mark that is checked here (manifest and Pyodide
+cache are build-time only: they show as a build that finished without network), plus the web
+app manifest and icons, the service worker's precache list and cache name, the app archive
+(what Python in the browser gets) and the precache size goal (≤ 40 MB).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tarfile
+
+import pytest
+from PIL import Image
+from pwa_harness import pwa_build, precache_files
+
+MB = 1024 * 1024
+GOAL_MB = 40
+
+
+@pytest.fixture(scope="module")
+def archive_names(pwa_dir) -> set[str]:
+    with tarfile.open(pwa_dir / "app.tar.gz", "r:gz") as tar:
+        return {n.lstrip("/") for n in tar.getnames()}
+
+
+def test_manifest_makes_it_installable(pwa_dir):
+    m = json.loads((pwa_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert m["name"] == "Riichi Judge Handbook"
+    assert m["short_name"] == "Judge Handbook"
+    assert m["display"] == "standalone"
+    assert m["start_url"] == "./" and m["scope"] == "./"
+    assert re.fullmatch(r"#[0-9A-Fa-f]{6}", m["theme_color"])
+    assert re.fullmatch(r"#[0-9A-Fa-f]{6}", m["background_color"])
+    sizes = {i["sizes"]: i for i in m["icons"]}
+    assert set(sizes) == {"192x192", "512x512"}
+    for size, icon in sizes.items():
+        assert icon["purpose"] == "any maskable" and icon["type"] == "image/png"
+        with Image.open(pwa_dir / icon["src"]) as im:
+            assert f"{im.width}x{im.height}" == size
+            # maskable: full-bleed background (corners in the theme colour, no transparency)
+            rgb = im.convert("RGB")
+            corner = "#%02X%02X%02X" % rgb.getpixel((1, 1))
+            assert corner.upper() == m["theme_color"].upper(), f"{icon['src']} corner {corner}"
+
+
+def test_index_html_carries_the_fixes(pwa_dir):
+    html = (pwa_dir / "index.html").read_text(encoding="utf-8")
+    # workaround 3: a URL the module worker can import()
+    assert 'flet.pyodideUrl="./pyodide/pyodide.mjs"' in html
+    assert 'flet.pyodideUrl="pyodide/pyodide.mjs"' not in html
+    # workaround 5: our worker is registered, Flutter's loader no longer registers its own
+    assert "navigator.serviceWorker.register('sw.js?canvaskit='" in html
+    bootstrap = (pwa_dir / "flutter_bootstrap.js").read_text(encoding="utf-8")
+    load_call = bootstrap[bootstrap.index("_flutter.loader.load({"):]
+    assert "serviceWorkerSettings" not in load_call
+    assert not (pwa_dir / "flutter_service_worker.js").exists()
+    assert '<link rel="manifest" href="manifest.json">' in html
+    assert '<meta name="theme-color"' in html
+    assert "<title>Riichi Judge Handbook</title>" in html
+    # nothing is loaded from another origin
+    assert not re.search(r'(src|href)="https?://', html)
+
+
+def test_no_cdn_left_in_the_client(pwa_dir):
+    """Workaround 6: the Rive runtime is no longer fetched from jsDelivr; CanvasKit and the
+    fallback fonts are local (``--no-cdn``)."""
+    js = (pwa_dir / "main.dart.js").read_text(encoding="utf-8")
+    assert pwa_build.RIVE_CDN not in js
+    assert "rive-native-not-bundled/" in js
+    html = (pwa_dir / "index.html").read_text(encoding="utf-8")
+    assert 'flet.canvasKitBaseUrl="/canvaskit/"' in html
+    assert 'flet.fontFallbackBaseUrl="assets/fonts/"' in html
+    assert "flet.noCdn=true" in html
+
+
+def test_service_worker_precache_and_cache_name(pwa_dir):
+    sw = (pwa_dir / "sw.js").read_text(encoding="utf-8")
+    name = re.search(r"const CACHE = '(rjh-precache-[0-9a-f]{16})';", sw).group(1)
+    assert name == json.loads((pwa_dir / "build-info.json").read_text(encoding="utf-8"))["cache"]
+    # the name is the hash of what is precached: recompute it from the files on disk
+    template = (pwa_build.HERE / "sw.js").read_text(encoding="utf-8")
+    every = sorted(set(precache_files(pwa_dir, "chromium") + precache_files(pwa_dir, "full")))
+    assert name == "rjh-precache-" + pwa_build.content_hash(pwa_dir, every, extra=template)[:16]
+    for variant in ("chromium", "full"):
+        files = precache_files(pwa_dir, variant)
+        missing = [f for f in files if not (pwa_dir / f).is_file()]
+        assert not missing, f"precached but not built: {missing}"
+        for needed in ("index.html", "main.dart.js", "app.tar.gz", "python-worker.js",
+                       "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm",
+                       "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
+                       "assets/FontManifest.json", "fonts/NotoSansJP-Regular.ttf",
+                       "manifest.json", "icons/pwa-192.png", "icons/pwa-512.png"):
+            assert needed in files, f"{needed} is not precached ({variant})"
+    assert "canvaskit/chromium/canvaskit.wasm" in precache_files(pwa_dir, "chromium")
+    assert "canvaskit/canvaskit.wasm" in precache_files(pwa_dir, "full")
+
+
+@pytest.mark.parametrize("variant", ["chromium", "full"])
+def test_precache_size_goal(pwa_dir, variant):
+    size = sum((pwa_dir / f).stat().st_size for f in precache_files(pwa_dir, variant))
+    print(f"\nprecache ({variant} CanvasKit): {size / MB:.1f} MB ({size:,} bytes)")
+    assert size <= GOAL_MB * MB, f"{size / MB:.1f} MB precached > {GOAL_MB} MB"
+
+
+def test_unused_runtime_files_dropped(pwa_dir):
+    for gone in ("main.dart.wasm", "canvaskit/skwasm.wasm", "canvaskit/canvaskit.js.symbols",
+                 "pyodide/python.exe", "pyodide/pyodide.js"):
+        assert not (pwa_dir / gone).exists(), gone
+    assert not list((pwa_dir / "pyodide").glob("micropip-*.whl"))  # micropip never runs
+    fonts = json.loads((pwa_dir / "assets" / "FontManifest.json").read_text(encoding="utf-8"))
+    assert not [f for f in fonts if "flutter_math_fork" in f["family"]]
+
+
+def test_app_archive_has_the_app_and_its_dependencies(pwa_dir, archive_names):
+    names = archive_names
+    for required in ("main.py", "handbook/__init__.py", "handbook/paths.py",
+                     "content/rulesets.toml", "content/glossary.toml"):
+        assert required in names, required
+    # workaround 4: dependencies as pure Python in __pypackages__, with their metadata
+    pkgs = {n.split("/")[1] for n in names if n.startswith("__pypackages__/") and n.count("/") >= 1}
+    for dist in pwa_build.VENDORED:
+        assert any(p.lower().startswith(dist.replace("-", "_") + "-") and p.endswith(".dist-info")
+                   for p in pkgs), f"no {dist} .dist-info in __pypackages__"
+    assert not [n for n in names if n.endswith((".so", ".pyd"))], "compiled modules shipped"
+    # ... and nothing makes micropip go online
+    assert "requirements.txt" not in names and "pyproject.toml" not in names
+    # nothing from outside the app folder
+    for top in (".venv", ".git", "tests", "build", "docs", "tools", "assets"):
+        assert not [n for n in names if n == top or n.startswith(top + "/")], top
+
+
+def test_archive_is_trimmed(archive_names):
+    names = archive_names
+    locale_data = {n.rsplit("/", 1)[1] for n in names
+                   if n.startswith("__pypackages__/babel/locale-data/") and n.endswith(".dat")}
+    assert {"root.dat", "en.dat", "ja.dat"} <= locale_data
+    assert all(d == "root.dat" or d.startswith(("en", "ja")) for d in locale_data), locale_data
+    stemmers = {n.rsplit("/", 1)[1] for n in names
+                if n.startswith("__pypackages__/snowballstemmer/") and "_stemmer.py" in n}
+    assert stemmers and all(s.startswith("english_stemmer.py") for s in stemmers), stemmers
+    assert not [n for n in names if n.startswith("__pypackages__/flet/testing/")]
+
+
+def test_translations_are_compiled(pwa_dir, archive_names):
+    po = sorted(p.relative_to(pwa_build.ROOT).with_suffix(".mo").as_posix()
+                for p in (pwa_build.ROOT / "locales").glob("*/LC_MESSAGES/*.po"))
+    for mo in po:
+        assert mo in archive_names, f"{mo} missing: the catalog was not compiled into the app"
+
+
+def test_build_is_up_to_date(pwa_dir):
+    assert not pwa_build.is_stale(pwa_dir, pwa_build.ROOT)
+
+
+def test_precompiled_bytecode_when_node_is_there(pwa_dir):
+    info = json.loads((pwa_dir / "build-info.json").read_text(encoding="utf-8"))
+    if not info.get("precompiled"):
+        pytest.skip("built without Node.js: sources only")
+    with tarfile.open(pwa_dir / "app.tar.gz", "r:gz") as tar:
+        pyc = [m for m in tar.getmembers() if m.name.endswith(".pyc")]
+        assert pyc, "no .pyc in the app archive"
+        head = tar.extractfile(pyc[0]).read(16)
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO((pwa_dir / "pyodide" / "python_stdlib.zip").read_bytes())) as z:
+        std = [n for n in z.namelist() if n.endswith(".pyc")]
+        assert "asyncio/__init__.pyc" in std or "json/__init__.pyc" in std
+        std_head = z.read(std[0])[:16]
+    # same magic number (Pyodide's Python 3.14), unchecked-hash pycs (flags = 0b01)
+    assert head[:4] == std_head[:4]
+    assert int.from_bytes(head[4:8], "little") == 1
