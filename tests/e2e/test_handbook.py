@@ -1,0 +1,280 @@
+"""The served handbook in headless Chromium (issue 3, "Tests and evidence").
+
+Each test gets a fresh browser profile (empty localStorage, so default settings) on the one server of the
+session, and checks what a judge sees through Flutter's ARIA tree: search in Japanese and romaji, open a
+result, read the section title and its Japanese subtitle, follow a § link, go back with the browser, open
+deep links directly, switch the ruleset and the theme and find both remembered. Every request the page
+makes is recorded; the ``context`` fixture fails a test whose page reached beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+NAV = ("Search", "Rules", "Penalties", "Glossary", "Tools")
+
+
+def heading(hb, text: str):
+    """The heading (any level) whose name holds ``text``."""
+    return hb.role("heading", text)
+
+
+def tab_selected(hb, name: str) -> bool:
+    tab = hb.find(name, roles=("tab",))
+    return tab.get_attribute("aria-selected") == "true"
+
+
+# ------------------------------------------------------------------------------------------- home
+
+
+def test_home_shows_search_box_and_navigation(hb):
+    hb.open("/")
+    hb.role("textbox", "Search")
+    for name in NAV:
+        hb.find(name, roles=("tab", "button"))
+    assert tab_selected(hb, "Search")
+    hb.screenshot("home")
+
+
+# ----------------------------------------------------------------------------------------- search
+
+
+@pytest.mark.parametrize(
+    ("query", "ref", "title", "title_ja"),
+    [
+        pytest.param("見せ牌", "2.4", "Wrongly revealing tiles", "見せ牌", id="japanese-misehai"),
+        pytest.param("kuikae", "5.3", "Swap calling (Kui-kae)", "喰い替え", id="romaji-kuikae"),
+        pytest.param("revealed", "2.4", "Wrongly revealing tiles", "見せ牌", id="english-revealed"),
+    ],
+)
+def test_search_opens_the_section_and_back_returns_to_results(hb, query, ref, title, title_ja):
+    hb.open("/", ready="Search")
+    hb.type_into("Search", query)
+    # the result row names its ruleset and §, so that often no tap is needed
+    result = hb.find("AZRM", f"§{ref}", title)
+    hb.tap(result, expect=lambda: hb.route() == f"/rules/azrm/{ref}")
+
+    heading(hb, title)
+    hb.wait_for_text(title_ja)
+    hb.wait_for_text(f"§{ref}")
+    assert tab_selected(hb, "Rules")
+    hb.screenshot(f"section-{ref}-from-{query}")
+
+    # the browser's back button returns to the results of the same query
+    hb.back()
+    hb.wait_for_route(f"/search?q={quote(query, safe='')}")
+    hb.find("AZRM", f"§{ref}", title)
+    hb.wait_for_value("Search", query)
+
+
+def test_japanese_results_group_rules_penalties_and_terms(hb):
+    hb.open("/", ready="Search")
+    hb.type_into("Search", "見せ牌")
+    hb.find("AZRM", "§2.4", "Wrongly revealing tiles")  # the rule
+    hb.find("Misehai", "見せ牌")  # the glossary term: English, Japanese
+    hb.wait_for_text("Rules (")
+    hb.wait_for_text("Glossary (")
+    hb.screenshot("search-misehai")
+
+
+# ------------------------------------------------------------------------------ § links and back
+
+
+def test_section_link_opens_the_section_and_back_returns(hb):
+    hb.open("/rules/azrm/5.1", ready="Invalid group")
+    heading(hb, "Invalid group")
+    hb.wait_for_text("晒し間違い")
+
+    # "(§4.1)" at the end of the text is a link of its own
+    link = hb.page.get_by_text("§4.1", exact=True)
+    hb.tap(link.first, expect=lambda: hb.route() == "/rules/azrm/4.1")
+    heading(hb, "Empty Call and changing a call")
+    hb.wait_for_text("空行為")
+    hb.wait_for_no_text("晒し間違い")
+
+    hb.back()
+    hb.wait_for_route("/rules/azrm/5.1")
+    heading(hb, "Invalid group")
+    hb.wait_for_text("晒し間違い")
+    hb.wait_for_no_text("空行為", exact=True)
+
+
+# ------------------------------------------------------------------------------------- deep links
+
+
+@pytest.mark.parametrize(
+    ("route", "tab", "expected"),
+    [
+        pytest.param("/rules/azrm/2.4", "Rules", ("Wrongly revealing tiles", "見せ牌", "§2.4"), id="section"),
+        pytest.param("/glossary/kui-kae", "Glossary", ("Kui-kae", "喰い替え", "くいかえ"), id="term"),
+        pytest.param("/penalties/wrc-2025/wrong-tile-count", "Penalties",
+                     ("Too many or too few tiles", "Chonbo 30P", "Dead hand"), id="penalty-row"),
+        pytest.param("/search?q=chombo", "Search", ("Chombo", "§3.4.6"), id="search-query"),
+    ],
+)
+def test_deep_link_opens_directly(hb, route, tab, expected):
+    response = hb.page.goto(hb.url(route), wait_until="domcontentloaded")
+    assert response is not None and response.status == 200, (
+        f"GET {route} answered {response.status if response else None}, not the app")
+    hb.wait_for_first_frame()
+    for text in expected:
+        hb.wait_for_text(text)
+    assert hb.route() == route, f"opening {route} moved the browser to {hb.page.url}"
+    assert tab_selected(hb, tab)
+    if route.startswith("/search"):
+        hb.wait_for_value("Search", "chombo")
+
+
+# ------------------------------------------------------------------------------ remembered settings
+
+
+def ruleset_picker(hb):
+    """The ruleset (tournament) picker: a control whose accessible name holds "Ruleset"."""
+    return hb.find("Ruleset", roles=("button", "combobox", "textbox"))
+
+
+def choose_ruleset(hb, short_name: str) -> None:
+    hb.tap(ruleset_picker(hb), expect="Rakkii Nomi 2026")  # the open menu lists every ruleset
+    option = (hb.page.get_by_role("button", name=short_name, exact=True)
+              .or_(hb.page.get_by_role("menuitem", name=short_name, exact=True))
+              .or_(hb.page.get_by_role("option", name=short_name, exact=True))).filter(visible=True).first
+    hb.tap(option, expect=lambda: not hb.has_text("Rakkii Nomi 2026"))
+
+
+def only_azrm_results(hb) -> None:
+    """With AZRM chosen, "chombo" finds AZRM sections and no EMA RCR ones (with all rulesets, the
+    best result is EMA RCR §3.4.6 "Chombo")."""
+    hb.type_into("Search", "chombo")
+    hb.find("AZRM", "§4.1", "Empty Call")
+    assert not hb.has_text("EMA RCR"), f"EMA RCR results with AZRM chosen:\n{hb.aria_dump()}"
+
+
+def new_tab(hb, context):
+    """A second tab of the same browser profile: a new Flet session, the same localStorage."""
+    return type(hb)(context.new_page(), hb.server, hb.shots_dir)
+
+
+def test_ruleset_choice_narrows_search_and_sticks_after_reload(hb, context):
+    hb.open("/", ready="Search")
+    hb.type_into("Search", "chombo")
+    hb.find("EMA RCR", "§3.4.6", "Chombo")  # all rulesets: the default
+    choose_ruleset(hb, "AZRM")
+    hb.wait_for_no_text("EMA RCR")
+    only_azrm_results(hb)
+
+    # a reload keeps it (Flet even keeps the tab's server session across a reload) ...
+    hb.reload(ready="Search")
+    only_azrm_results(hb)
+
+    # ... and so does a new tab, a new session: the choice comes from the browser's storage
+    other = new_tab(hb, context)
+    other.open("/", ready="Search")
+    only_azrm_results(other)
+
+
+def test_ruleset_picker_shows_the_choice(hb, context):
+    """The picker says which ruleset is chosen (its accessible name or value), before and after a reload."""
+    hb.open("/", ready="Search")
+    assert "All rulesets" in hb.name_of(ruleset_picker(hb)), (
+        f"the picker does not say which ruleset is chosen:\n{hb.aria_dump()}")
+    choose_ruleset(hb, "AZRM")
+    assert "AZRM" in hb.name_of(ruleset_picker(hb))
+    other = new_tab(hb, context)
+    other.open("/", ready="Search")
+    assert "AZRM" in other.name_of(ruleset_picker(other))
+
+
+def background_luminance(hb) -> float:
+    """Mean luminance (0-255) of an empty strip of the screen, read back from a screenshot in the page."""
+    png = hb.page.screenshot(clip={"x": 8, "y": 760, "width": 396, "height": 40})
+    import base64
+
+    data = base64.b64encode(png).decode()
+    return hb.page.evaluate(
+        """async (b64) => {
+            const img = new Image();
+            img.src = 'data:image/png;base64,' + b64;
+            await img.decode();
+            const c = document.createElement('canvas');
+            c.width = img.width; c.height = img.height;
+            const g = c.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, c.width, c.height).data;
+            let sum = 0;
+            for (let i = 0; i < d.length; i += 4) sum += 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+            return sum / (d.length / 4);
+        }""",
+        data,
+    )
+
+
+def test_dark_theme_switch_toggles_and_is_remembered(hb, context):
+    # the system (Chromium headless) prefers light; the fresh profile follows it
+    hb.open("/glossary", ready="Filter")
+    switch = hb.role("switch", "Dark theme")
+    assert switch.get_attribute("aria-checked") == "false"
+    hb.page.wait_for_timeout(800)
+    light = background_luminance(hb)
+    assert light > 160, f"the light theme's background has luminance {light:.0f}"
+
+    hb.tap(switch, expect=lambda: hb.role("switch", "Dark theme").get_attribute("aria-checked") == "true")
+    hb.page.wait_for_timeout(800)
+    dark = background_luminance(hb)
+    assert dark < 96, f"after switching to dark the background has luminance {dark:.0f} (light: {light:.0f})"
+    hb.screenshot("glossary-dark")
+
+    other = new_tab(hb, context)
+    other.open("/", ready="Search")
+    assert other.role("switch", "Dark theme").get_attribute("aria-checked") == "true"
+
+    hb.tap(hb.role("switch", "Dark theme"),
+           expect=lambda: hb.role("switch", "Dark theme").get_attribute("aria-checked") == "false")
+    hb.page.wait_for_timeout(800)
+    assert background_luminance(hb) > 160
+
+
+# ------------------------------------------------------------------------- navigation and filters
+
+
+def test_bottom_navigation_reaches_every_screen(hb):
+    hb.open("/", ready="Search")
+    for name, route, marker in (
+        ("Rules", "/rules", "Arizona Riichi Mahjong"),
+        ("Penalties", "/penalties", "World Championship and Lower side by side"),
+        ("Glossary", "/glossary", "78 of 78 terms"),
+        ("Tools", "/tools", "Chombo settlement"),
+        ("Search", "/", "Browse"),
+    ):
+        hb.tap(hb.find(name, roles=("tab",)), expect=lambda r=route: hb.route() == r)
+        hb.wait_for_text(marker)
+        assert tab_selected(hb, name)
+
+
+@pytest.mark.parametrize("text", ["喰い替え", "kuikae"], ids=["japanese", "romaji"])
+def test_glossary_filter_in_either_script(hb, text):
+    hb.open("/glossary", ready="Filter")
+    hb.wait_for_text("Chii")
+    hb.type_into("Filter", text)
+    hb.wait_for_no_text("Chii")
+    hb.find("Kui-kae", "喰い替え")
+
+
+# ----------------------------------------------------------------------------------------- offline
+
+
+def test_no_request_leaves_127_0_0_1(hb, context):
+    """The page loads CanvasKit, fonts and the app from the local server only (rive_native.js aside,
+    see ``browser_harness.is_known_harmless_request``)."""
+    hb.open("/", ready="Search")
+    hb.type_into("Search", "見せ牌")
+    hb.find("AZRM", "§2.4")
+    hb.open("/rules/azrm/2.4", ready="見せ牌")
+    hb.open("/glossary/kui-kae", ready="喰い替え")
+    log = context.request_log
+    assert any(u.endswith("/main.dart.js") or "/main.dart." in u for u in log.urls), log.urls
+    assert any(u.startswith(("ws://127.0.0.1", "ws://localhost")) for u in log.urls), "no WebSocket seen"
+    assert log.offenders() == []
