@@ -228,7 +228,8 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
     intro: list[ft.Control] = [ft.Text(rs.title, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
         header.append(ft.Row([ft.Switch(label=_("Only differences"), value=state["diff"],
-                                        on_change=diff_toggled)], height=48))
+                                        on_change=diff_toggled), count],
+                             height=48, alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
         own = columns(rs.penalties[0])
         own_label = next((c.label for c in own if c.own), "")
         intro.append(ft.Text(
@@ -242,7 +243,8 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
             controls_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
         ))
     show()
-    header.append(count)
+    if not two_column(rs):
+        header.append(count)
     return ctx.view(route=ctx.route, title=_("{ruleset} penalties").format(ruleset=rs.short),
                     header=header, controls=[*intro, listing])
 
