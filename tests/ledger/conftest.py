@@ -1,0 +1,38 @@
+"""Fixtures for the ledger and calculator screen tests: a stub page, an AppContext, a private
+ledger in a temporary folder (never the developer's data folder)."""
+
+from __future__ import annotations
+
+import pytest
+from ledgerhelpers import Page
+
+from handbook import ledger as ledger_mod
+from handbook.ledger import Ledger
+from handbook.storage import open_db
+from handbook.ui.context import AppContext, Settings
+
+
+@pytest.fixture
+def page() -> Page:
+    return Page()
+
+
+@pytest.fixture
+def navigated() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def ctx(library, page, navigated) -> AppContext:
+    return AppContext(page=page, library=library, settings=Settings(), navigator=navigated.append)
+
+
+@pytest.fixture
+def app_ledger(tmp_path, library, monkeypatch):
+    """The app's ledger, in a temporary data folder (exports go there too)."""
+    monkeypatch.delenv("FLET_APP_STORAGE_DATA", raising=False)
+    monkeypatch.setenv("HANDBOOK_DATA_DIR", str(tmp_path / "data"))
+    led = Ledger(open_db(tmp_path / "data" / "ledger.json"), library)
+    ledger_mod.set_app_ledger(led)
+    yield led
+    ledger_mod.set_app_ledger(None)

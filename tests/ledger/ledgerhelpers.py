@@ -1,0 +1,107 @@
+"""Helpers for the calculator and ledger screen tests: a stub page, control-tree walking,
+fake events."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+from collections.abc import Iterator
+from typing import Any
+
+from flet.controls.base_control import BaseControl
+
+
+class Page:
+    """What the screens use of ``ft.Page``: width, update, show/pop_dialog, run_task."""
+
+    def __init__(self) -> None:
+        self.width = 412
+        self.height = 915
+        self.route = "/"
+        self.views: list[Any] = []
+        self.dialogs: list[Any] = []
+        self.updates = 0
+        self.platform_brightness = None
+
+    def update(self, *controls: Any) -> None:
+        self.updates += 1
+
+    def show_dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog)
+
+    def pop_dialog(self) -> Any:
+        return self.dialogs.pop() if self.dialogs else None
+
+    def run_task(self, fn, *args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+
+class Event:
+    def __init__(self, control: Any, data: Any = None) -> None:
+        self.control = control
+        self.data = data
+
+
+def walk(control: Any) -> Iterator[BaseControl]:
+    seen: set[int] = set()
+
+    def visit(obj: Any) -> Iterator[BaseControl]:
+        if isinstance(obj, BaseControl):
+            if id(obj) in seen:
+                return
+            seen.add(id(obj))
+            yield obj
+            for f in dataclasses.fields(obj):
+                if f.name.startswith("_") or f.name in ("parent", "data"):
+                    continue
+                yield from visit(getattr(obj, f.name, None))
+        elif isinstance(obj, (list, tuple)):
+            for item in obj:
+                yield from visit(item)
+
+    yield from visit(control)
+
+
+def visible_texts(control: Any) -> str:
+    """Every string shown (text values, labels, semantics labels) under visible controls, joined."""
+    out: list[str] = []
+
+    def visit(obj: Any) -> None:
+        if isinstance(obj, BaseControl):
+            if getattr(obj, "visible", True) is False:
+                return
+            for name in ("value", "text", "label", "semantics_label", "content"):
+                v = getattr(obj, name, None)
+                if isinstance(v, str) and v:
+                    out.append(v)
+            for f in dataclasses.fields(obj):
+                if f.name.startswith("_") or f.name in ("parent", "data"):
+                    continue
+                visit(getattr(obj, f.name, None))
+        elif isinstance(obj, (list, tuple)):
+            for item in obj:
+                visit(item)
+
+    visit(control)
+    return "\n".join(out)
+
+
+def by_key(control: Any, key: str) -> Any:
+    found = [c for c in walk(control) if getattr(c, "key", None) == key]
+    assert found, f"no control with key {key!r}"
+    return found[0]
+
+
+def by_label(control: Any, label: str) -> Any:
+    found = [c for c in walk(control) if getattr(c, "label", None) == label]
+    assert found, f"no control labelled {label!r}"
+    return found[0]
+
+
+def fire(handler, event: Any) -> Any:
+    """Call a Flet event handler, running it if it is a coroutine function."""
+    result = handler(event)
+    if inspect.isawaitable(result):
+        return asyncio.run(result)
+    return result

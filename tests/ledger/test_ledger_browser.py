@@ -1,0 +1,151 @@
+"""The calculators and the ledger in headless Chromium against the served app.
+
+Uses the shared harness (``tests/e2e/browser_harness.py``): the server runs on a free port in its
+own process group with a private data folder; Debian's ``/usr/bin/chromium`` through Playwright;
+assertions read Flutter's ARIA tree. Skipped when Chromium is missing (a failure when ``CI`` is set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+
+from browser_harness import (  # noqa: E402
+    CHROMIUM,
+    Handbook,
+    RequestLog,
+    launch_browser,
+    new_context,
+    start_server,
+    stop_server,
+)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}:
+            pytest.fail(f"CI is set and {CHROMIUM} is missing", pytrace=False)
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium; never `playwright install`)")
+    base = tmp_path_factory.mktemp("ledger-e2e")
+    srv = start_server(base / "data", base / "server.log")
+    try:
+        yield srv
+    finally:
+        stop_server(srv)
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = launch_browser(pw)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def hb(browser, server, tmp_path):
+    ctx = new_context(browser)
+    log = RequestLog().attach(ctx)
+    page = ctx.new_page()
+    try:
+        yield Handbook(page, server, tmp_path)
+    finally:
+        ctx.close()
+    assert not log.offenders(), f"requests left 127.0.0.1: {log.offenders()}"
+
+
+def _lines(hb: Handbook, needle: str) -> list[str]:
+    return [line for line in hb.aria_dump().splitlines() if needle in line]
+
+
+def test_chombo_ema_payments_and_the_rule_link(hb):
+    hb.open("/tools/chombo?ruleset=azrm", ready="Points deducted: 30P")
+    assert _lines(hb, "Strike: Yes")
+    hb.click_button("Ruleset")
+    hb.click_button("EMA RCR", exact=True, expect="Payments (table points)")
+    hb.click_button("East (dealer)", expect="East (dealer) — offender: \u221212,000")
+    assert _lines(hb, "South: +4,000") and _lines(hb, "North: +4,000")
+    assert _lines(hb, "Points deducted: 0P")
+    hb.click_button("Rule: EMA RCR §3.4.6", expect=lambda: hb.route() == "/rules/ema-rcr/3.4.6")
+
+
+def test_revealed_tiles_steppers_source_and_deal(hb):
+    hb.open("/tools/revealed?ruleset=azrm&tiles=3", ready="Penalty: Dead hand")
+    hb.click_button("More tiles", expect="Penalty: Dead hand")
+    hb.click_button("More tiles", expect="Penalty: Chombo")
+    assert _lines(hb, "Points deducted: 30P") and _lines(hb, "Strike: Yes")
+    hb.type_into("Tiles revealed", "0")
+    hb.wait_for_text("tiles: must be a whole number from 1 to 136, got 0")
+    hb.type_into("Tiles revealed", "2")
+    hb.wait_for_text("Penalty: Warning")
+    hb.tap(hb.role("switch", "During the deal"), expect="Penalty: Re-deal")
+
+
+def test_strike_window_and_a_bad_date(hb):
+    hb.open("/tools/strikes?on=2026-04-12", ready="Strikes until suspension")
+    hb.type_into("Strike dates", "2026-04-10\n2026-04-10\n2026-04-10")
+    hb.wait_for_text("Standing: Suspended")
+    assert _lines(hb, "Suspension: Apr 10, 2026 to Apr 23, 2026 (both included)")
+    assert hb.has_text("Strikes that caused a Suspension still count toward the next one")
+    hb.type_into("Strike dates", "2026-04-10\n2026-13-01")
+    hb.wait_for_text("strikes: item 2, '2026-13-01', is not a date (YYYY-MM-DD)")
+
+
+def _add_record(hb: Handbook, player: str, date: str, foul_filter: str, foul_option: str) -> None:
+    hb.type_into("Player", player)
+    hb.type_into("Date", date)
+    box = hb.role("textbox", "Foul")
+    box.click()
+    hb.page.wait_for_timeout(400)
+    hb.page.keyboard.type(foul_filter, delay=30)
+    hb.click_button(foul_option, exact=True, expect="Strike (AZRM §1.4)")
+    hb.click_button("Add record", exact=True, expect="Recorded: ")
+
+
+def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
+    hb.open("/ledger", ready="Add a record")
+    _add_record(hb, "Ida Ito", "2026-11-20", "Noten", "Noten Riichi — Chombo 30P")
+    hb.click_button("Ida Ito", expect="AZRM strike window")
+    assert hb.route() == "/ledger/Ida%20Ito"
+    hb.wait_for_text("Strikes in window")
+    hb.click_button("Remove record", expect="Undo")
+    hb.wait_for_text("No records for this player.")
+    hb.click_button("Undo", expect=lambda: not hb.has_text("No records for this player."))
+    assert json.loads((server.data_dir / "ledger.json").read_text())["records"]
+    # a reload keeps the ledger (it lives in the server's data folder)
+    hb.reload(ready="Noten Riichi")
+    hb.click_button("Export CSV", expect="Exported 1 record(s)")
+    exported = list((server.data_dir / "exports").glob("ledger-Ida_Ito-*.csv"))
+    assert exported and "Ida Ito" in exported[0].read_text(encoding="utf-8")
+    # a bad file is refused with its line and reason; nothing changes
+    before = (server.data_dir / "ledger.json").read_bytes()
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player,date,ruleset,foul\nIda Ito,2026-11-21,azrm,Noten Riichi\n"
+                   "Ida Ito,2026-13-01,azrm,Noten Riichi\n", encoding="utf-8")
+    hb.open("/ledger", ready="Import a file")
+    with hb.page.expect_file_chooser(timeout=15000) as chooser:
+        hb.click_button("Import a file")
+    chooser.value.set_files(str(bad))
+    hb.wait_for_text("line 3: date '2026-13-01' is not a date (YYYY-MM-DD)")
+    hb.wait_for_text("File not imported")
+    assert (server.data_dir / "ledger.json").read_bytes() == before
+    hb.click_button("OK", exact=True)
+    # the export imports back (all records already there: skipped)
+    with hb.page.expect_file_chooser(timeout=15000) as chooser:
+        hb.click_button("Import a file")
+    chooser.value.set_files(str(exported[0]))
+    hb.wait_for_text("Imported 0 record(s)")
+    assert hb.has_text("1 already in the ledger")
