@@ -12,6 +12,8 @@ What "milder" means here (for "a penalty never gets milder as more tiles are rev
   ruleset that leaves the count to the referee, WRC lower, gives discretion for every count).
   Only fixed-vs-fixed pairs are ordered.
 * A Strike never disappears as the count grows (AZRM).
+
+No test here depends on timing: Hypothesis's per-example deadline is switched off.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def test_library_has_the_rulesets_the_properties_cover(library):
 
 
 @given(rulesets, seats)
+@settings(deadline=None, max_examples=300)
 def test_chombo_payments_always_sum_to_zero(ruleset, seat):
     s = handbook.chombo(ruleset, seat)
     assert set(s.payments) == set(handbook.SEATS)
@@ -99,6 +102,7 @@ def test_chombo_bad_arguments_name_the_argument(bad, arg):
 # --- revealed tiles -----------------------------------------------------------------------------------
 
 @given(rulesets, sources, tiles, tiles, st.booleans())
+@settings(deadline=None, max_examples=300)
 def test_revealed_tiles_never_gets_milder_as_tiles_increase(ruleset, source, a, b, during_deal):
     lo, hi = sorted((a, b))
     r1 = handbook.revealed_tiles(ruleset, lo, source=source, during_deal=during_deal)
@@ -124,6 +128,7 @@ def test_revealed_tiles_monotone_exhaustively():
 
 
 @given(rulesets, sources, tiles)
+@settings(deadline=None, max_examples=300)
 def test_during_the_deal_does_not_depend_on_the_count(ruleset, source, n):
     r = handbook.revealed_tiles(ruleset, n, source=source, during_deal=True)
     assert r == handbook.revealed_tiles(ruleset, 1, source="hand", during_deal=True)
@@ -193,7 +198,7 @@ on_days = st.integers(min_value=0, max_value=150).map(lambda x: BASE + datetime.
 
 
 @given(strike_days, on_days)
-@settings(max_examples=300)
+@settings(deadline=None, max_examples=300)
 def test_strike_status_invariants(strikes, on):
     s = handbook.strike_status(strikes, on)
     counted = [d for d in strikes if d <= on]
@@ -222,7 +227,7 @@ def test_strike_status_invariants(strikes, on):
 
 
 @given(strike_days, on_days)
-@settings(max_examples=300)
+@settings(deadline=None, max_examples=300)
 def test_strikes_until_suspension_is_exact(strikes, on):
     """Recording that many more Strikes on `on` issues a new Suspension; one fewer does not."""
     s = handbook.strike_status(strikes, on)
@@ -234,11 +239,13 @@ def test_strikes_until_suspension_is_exact(strikes, on):
 
 
 @given(strike_days, on_days)
+@settings(deadline=None, max_examples=300)
 def test_order_of_strikes_does_not_matter(strikes, on):
     assert handbook.strike_status(strikes, on) == handbook.strike_status(sorted(strikes, reverse=True), on)
 
 
 @given(strike_days, on_days)
+@settings(deadline=None, max_examples=300)
 def test_counts_only_grow_with_more_strikes(strikes, on):
     """Adding a Strike never lowers the window count or the number of Suspensions issued."""
     s = handbook.strike_status(strikes, on)

@@ -301,3 +301,28 @@ def test_prefs_storage_moves_a_damaged_value_aside():
 def test_prefs_storage_is_a_tinydb_storage():
     assert issubclass(PrefsStorage, storage.Storage)
     assert issubclass(AtomicJSONStorage, storage.Storage)
+
+
+def test_a_ledger_in_shared_preferences_survives_a_reload(library):
+    """The browser build: records written through to SharedPreferences are there after a reload."""
+    from handbook.ledger import Ledger
+
+    prefs = FakePrefs()
+    pending, run_task = _runner()
+
+    async def first_visit():
+        led = Ledger(await storage.open_prefs_db(prefs, run_task), library)
+        led.add("Ann", "2026-04-01", "azrm", "Noten Riichi")
+        removed = led.add("Ann", "2026-04-02", "azrm", "Noten Riichi")
+        led.remove(removed.id)
+        await _drain(pending)
+        return led.records()
+
+    async def reload():
+        led = Ledger(await storage.open_prefs_db(prefs, run_task), library)
+        return led.records()
+
+    assert asyncio.run(reload()) == []
+    kept = asyncio.run(first_visit())
+    assert asyncio.run(reload()) == kept
+    assert len(kept) == 1
