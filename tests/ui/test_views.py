@@ -66,7 +66,7 @@ def test_home_has_search_box_and_ruleset_picker(ctx, library):
     box = find(view, ft.TextField, label="Search")[0]
     assert box.autofocus
     picker = find(view, ft.Dropdown, label="Ruleset")[0]
-    assert find(view, ft.Semantics, label="Ruleset")[0].content is picker
+    assert find(view, ft.Semantics, label="Ruleset: All rulesets")[0].content is picker
     assert [o.text for o in picker.options] == ["All rulesets", *[rs.short for rs in library.rulesets.values()]]
     assert picker.value == "__all__"
     assert view.appbar.leading is None  # top-level screen: no back arrow
@@ -108,6 +108,7 @@ def test_choosing_a_ruleset_filters_and_is_remembered(ctx):
     picker.value = "ema-rcr"
     picker.on_select(Event(picker))
     assert ctx.settings.ruleset == "ema-rcr" and ctx.saved  # saved through on_settings_change
+    assert find(view, ft.Semantics, label="Ruleset: EMA RCR")  # the picker names the choice
     def result_texts():
         return [x for t in find(view, ft.ListTile) for x in texts(t)]
 

@@ -206,6 +206,11 @@ def ruleset_options(ctx: AppContext) -> list[ft.DropdownOption]:
     return opts
 
 
+def picker_name(ctx: AppContext) -> str:
+    """The ruleset picker's accessible name: "Ruleset: All rulesets", "Ruleset: AZRM"."""
+    return ctx._("Ruleset: {ruleset}").format(ruleset=ctx.short(ctx.ruleset))
+
+
 def build(ctx: AppContext) -> ft.View:
     _ = ctx._
     query = ctx.query.get("q", "")
@@ -246,8 +251,9 @@ def build(ctx: AppContext) -> ft.View:
     def ruleset_chosen(e) -> None:
         key = e.control.value
         ctx.set_ruleset(None if key in (None, ALL_RULESETS) else key)
+        picker_label.label = picker_name(ctx)
         show(box.value or "")
-        refresh(results)
+        refresh(results, picker_label)
 
     box = ft.TextField(
         label=_("Search"),
@@ -270,12 +276,14 @@ def build(ctx: AppContext) -> ft.View:
         expand=True,
         key="ruleset-picker",
     )
+    # the Semantics wrapper names the picker for screen readers and browser tests, choice included:
+    # "Ruleset: All rulesets", "Ruleset: AZRM"
+    picker_label = ft.Semantics(label=picker_name(ctx), container=True, content=picker, expand=True)
     show(query)
     return ctx.view(
         route=ctx.route,
         title=_("Riichi Judge Handbook"),
         back=False,
-        # the Semantics wrapper names the picker "Ruleset" for screen readers and browser tests
-        header=[box, ft.Row([ft.Semantics(label=_("Ruleset"), container=True, content=picker, expand=True)])],
+        header=[box, ft.Row([picker_label])],
         controls=[results],
     )
