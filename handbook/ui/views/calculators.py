@@ -576,10 +576,10 @@ def _player_label(ctx: AppContext, p) -> str:
     return ctx._("{name} — {n} Strike(s)").format(name=name, n=p.strikes)
 
 
-def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus,
-                           *, link: bool = True) -> list[ft.Control]:
-    """The countdown: headline, figures with Babel-formatted dates, the literal reading, § link.
-    Shared with the ledger's player screen."""
+def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus, *, link: bool = True,
+                           literal: bool = True) -> list[ft.Control]:
+    """The countdown: headline, figures with Babel-formatted dates, the literal reading
+    (``literal``), § link (``link``). Shared with the ledger's player screen."""
     _ = ctx._
     if s.banned:
         headline, color = _("Banned"), ft.Colors.ERROR
@@ -594,30 +594,29 @@ def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus,
     if s.suspended:
         rows.append(_fact(_("Suspension"), _("{first} to {last} (both included)").format(
             first=_date(s.suspension_start), last=_date(s.suspension_end)), key="suspension"))
+
+    def cell(control: ft.Control) -> ft.Control:
+        return ft.Container(control, expand=True)
+
     rows += [
         ft.Row([
-            ft.Container(_fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today"),
-                         expand=True),
-            ft.Container(_fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG,
-                               key="in-window"), expand=True),
-        ]),
+            cell(_fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today")),
+            cell(_fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window")),
+            cell(_fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
+                       key="until")),
+        ], vertical_alignment=ft.CrossAxisAlignment.END),
         _fact(_("Window"), _("{start} to {on}").format(start=_date(s.window_start), on=_date(s.on)),
               size=BODY + 2, key="window"),
-        _fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG, key="until",
-              note=_("already banned") if s.banned else _("already suspended") if s.suspended
-              else _("more Strikes recorded today would suspend")),
-        _fact(_("Next drop-out"),
-              _("{date}: the oldest Strike in the window stops counting").format(
-                  date=_date(s.next_drop_out)) if s.next_drop_out else _("No Strikes in the window"),
-              size=BODY + 2, key="drop-out"),
+        _fact(_("Next drop-out"), _date(s.next_drop_out) if s.next_drop_out
+              else _("No Strikes in the window"), size=BODY + 2, key="drop-out",
+              note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
         ft.Row([
-            ft.Container(_fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4,
-                               key="suspensions"), expand=True),
-            ft.Container(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned"),
-                         expand=True),
+            cell(_fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4, key="suspensions")),
+            cell(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
         ]),
-        ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"),
     ]
+    if literal:
+        rows.append(ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"))
     if link and "azrm" in ctx.library.rulesets:
         rows.append(_link(ctx, source_link(ctx.library, "azrm", "1.4")))
     return rows

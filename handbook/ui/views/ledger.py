@@ -451,7 +451,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
             content=ft.Column([
                 ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
                         size=SMALL, weight=ft.FontWeight.W_600),
-                *strike_status_controls(ctx, status)], spacing=12, tight=True),
+                *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
             padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
         recs = list(reversed(ledger.records(key)))  # newest first
         if not recs:
