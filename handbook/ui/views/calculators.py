@@ -553,7 +553,7 @@ def build_strikes(ctx: AppContext) -> ft.View:
                 options=[ft.DropdownOption(key=p.key, text=_player_label(ctx, p)) for p in players],
                 on_select=use_player, expand=True, key="ledger-player",
                 helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
-            ))]))
+            ))], margin=ft.Margin.only(bottom=8)))
     controls += [
         dates_box,
         ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
