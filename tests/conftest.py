@@ -54,3 +54,19 @@ def seeds_dir() -> Path:
     if not (SEEDS_DIR / "000_bc6b2cad94d87a93.txt").is_file():
         pytest.skip(f"source documents not found in {SEEDS_DIR} (set SEEDS_DIR)")
     return SEEDS_DIR
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every test (and every server a test starts) keeps user data in a private folder, never in
+    the developer's own data directory."""
+    path = tmp_path_factory.mktemp("user-data")
+    old = {k: os.environ.get(k) for k in ("HANDBOOK_DATA_DIR", "FLET_APP_STORAGE_DATA")}
+    os.environ["HANDBOOK_DATA_DIR"] = str(path)
+    os.environ.pop("FLET_APP_STORAGE_DATA", None)
+    yield path
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
