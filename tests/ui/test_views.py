@@ -65,6 +65,7 @@ def test_home_has_search_box_and_ruleset_picker(ctx, library):
     view = build(ctx, "/")
     box = find(view, ft.TextField, label="Search")[0]
     assert box.autofocus
+    assert not find(build(ctx, "/search?q=x"), ft.TextField, label="Search")[0].autofocus
     picker = find(view, ft.Dropdown, label="Ruleset")[0]
     assert find(view, ft.Semantics, label="Ruleset: All rulesets")[0].content is picker
     assert [o.text for o in picker.options] == ["All rulesets", *[rs.short for rs in library.rulesets.values()]]
@@ -247,3 +248,20 @@ def test_touch_targets(ctx):
                 assert (tile.min_height or 0) >= 48, route
         for b in find(view, ft.TextButton) + find(view, ft.OutlinedButton):
             assert (b.height or 48) >= 48, route
+
+
+def test_enter_records_the_query_without_rebuilding(ctx, navigated):
+    import asyncio
+    recorded: list[str] = []
+    ctx.url_setter = recorded.append
+    view = build(ctx, "/")
+    box = find(view, ft.TextField, label="Search")[0]
+    box.value = "kuikae "
+    asyncio.run(box.on_submit(Event(box)))
+    assert recorded == ["/search?q=kuikae"] and navigated == []
+
+
+def test_chapter_text_is_shown(ctx, library):
+    ema = library.rulesets["ema-rcr"]
+    chapter = next(c for c in ema.chapters if c.text)
+    assert chapter.text.split(".")[0] in " ".join(texts(build(ctx, "/rules/ema-rcr")))

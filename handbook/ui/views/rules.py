@@ -142,8 +142,11 @@ def build_ruleset(ctx: AppContext, ruleset: str) -> ft.View:
     groups = chapter_groups(rs)
     if not groups:
         controls.append(empty_note(_("This ruleset has no rule text in the handbook, only a penalty table.")))
+    chapter_text = {c.ref: c.text for c in rs.chapters if c.text}
     for g in groups:
         controls.append(section_heading(g.heading))
+        if g.ref in chapter_text:
+            controls.extend(rule_text(ctx, chapter_text[g.ref], ruleset=rs.id))
         for s in g.sections:
             controls.append(nav_tile(
                 ctx, f"{ref_label(s.ref)}  {s.title}", section_route(rs.id, s.ref),

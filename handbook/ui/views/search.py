@@ -244,9 +244,11 @@ def build(ctx: AppContext) -> ft.View:
         show(e.control.value or "")
         refresh(results)
 
-    def submitted(e) -> None:
+    async def submitted(e) -> None:
+        # Enter records the query in the address bar and history; the screen stays as it is
         q = (e.control.value or "").strip()
-        ctx.navigate(search_route(q))
+        if q != ctx.query.get("q", "").strip():
+            await ctx.set_url(search_route(q))
 
     def ruleset_chosen(e) -> None:
         key = e.control.value
@@ -258,7 +260,9 @@ def build(ctx: AppContext) -> ft.View:
     box = ft.TextField(
         label=_("Search"),
         value=query,
-        autofocus=True,
+        # focus (and the phone keyboard) on the empty home screen; coming back to results, the
+        # results matter more than the keyboard
+        autofocus=not query.strip(),
         prefix_icon=ft.Icons.SEARCH,
         hint_text=_("見せ牌, kuikae, empty call, §2.4"),
         on_change=changed,
