@@ -151,7 +151,7 @@ class HandbookApp:
         await self.page.push_route(route)
 
     async def refresh(self) -> None:
-        self.render(self.page.route or "/")
+        self.render(self.ctx.current_route())
 
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
         route = e.route if getattr(e, "route", None) is not None else self.page.route
@@ -173,11 +173,11 @@ class HandbookApp:
         # switch between the bottom bar and the side rail when the width crosses WIDE
         wide = self.ctx.wide
         if self._wide is not None and wide != self._wide:
-            self.render(self.page.route or "/")
+            self.render(self.ctx.current_route())
 
     def on_brightness(self, e: Any) -> None:
         if self.settings.theme == THEME_SYSTEM:
-            self.render(self.page.route or "/")
+            self.render(self.ctx.current_route())
 
 
 def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[None]]:

@@ -156,6 +156,24 @@ class AppContext:
         if push is not None:
             _run(push(route))
 
+    def remember(self, **state: str | None) -> None:
+        """Keep a screen's live state (the typed query, a filter) in ``query`` so that a rebuild
+        of the same screen — the window crossing the phone/desktop width, the system theme
+        changing — shows it again. ``None`` or "" forgets a key. The address bar is unchanged."""
+        q = dict(self.query)
+        for k, v in state.items():
+            if v:
+                q[k] = v
+            else:
+                q.pop(k, None)
+        self.query = q
+
+    def current_route(self) -> str:
+        """The current screen's route with its remembered state as the query."""
+        from urllib.parse import urlencode
+
+        return self.route + ("?" + urlencode(self.query) if self.query else "")
+
     async def set_url(self, route: str) -> None:
         """Put ``route`` in the address bar and the history *without* rebuilding the screen
         (the search box records its query this way, so Back returns to the results)."""

@@ -173,3 +173,32 @@ def test_formatting_helpers():
     assert i18n.format_date(d, locale="en") == "Apr 20, 2026"
     assert i18n.format_date(d, locale="ja") == "2026/04/20"
     assert i18n.format_number(1000) == "1,000"
+
+
+def test_rotating_keeps_what_was_typed(library):
+    """A phone turned sideways crosses the desktop width: the screen is rebuilt with the rail,
+    and the typed query and filters survive."""
+    from uihelpers import Event
+
+    app, page = start(library)
+    box = find(page.views[0], ft.TextField, label="Search")[0]
+    box.value = "kuikae"
+    box.on_change(Event(box))
+    page.width = 915
+    app.on_resize(None)
+    assert find(page.views[0], ft.NavigationRail)
+    assert find(page.views[0], ft.TextField, label="Search")[0].value == "kuikae"
+
+    asyncio.run(app.navigate("/penalties/wrc-2025"))
+    field = find(page.views[0], ft.TextField, label="Filter")[0]
+    field.value = "chonbo"
+    field.on_change(Event(field))
+    switch = find(page.views[0], ft.Switch, label="Only differences")[0]
+    switch.value = True
+    switch.on_change(Event(switch))
+    page.width = 412
+    app.on_resize(None)
+    view = page.views[0]
+    assert view.navigation_bar is not None
+    assert find(view, ft.TextField, label="Filter")[0].value == "chonbo"
+    assert find(view, ft.Switch, label="Only differences")[0].value is True

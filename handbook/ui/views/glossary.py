@@ -108,6 +108,7 @@ def build_index(ctx: AppContext) -> ft.View:
         ] or [empty_note(_("No terms match the filter."))]
 
     def filtered(q: str) -> None:
+        ctx.remember(q=q.strip())
         show(q)
         refresh(listing, count)
 

@@ -215,11 +215,13 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
 
     def filtered(q: str) -> None:
         state["q"] = q
+        ctx.remember(q=q.strip())
         show()
         refresh(listing, count)
 
     def diff_toggled(e) -> None:
         state["diff"] = bool(e.control.value)
+        ctx.remember(diff="1" if state["diff"] else None)
         show()
         refresh(listing, count)
 

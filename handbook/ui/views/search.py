@@ -12,7 +12,7 @@ import flet as ft
 from handbook.core.model import Hit, Library, PenaltyRow
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
-from handbook.ui.routes import search_route
+from handbook.ui.routes import search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, section_heading
 
@@ -214,6 +214,8 @@ def picker_name(ctx: AppContext) -> str:
 def build(ctx: AppContext) -> ft.View:
     _ = ctx._
     query = ctx.query.get("q", "")
+    # what the address bar says (typing does not change it; a rebuild may restore typed text)
+    url_q = {"q": split_route(getattr(ctx.page, "route", None) or "/")[1].get("q", "").strip()}
     results = ft.Column(spacing=0)
     expanded: set[str] = set()
 
@@ -236,19 +238,24 @@ def build(ctx: AppContext) -> ft.View:
     async def open_result(route: str) -> None:
         # remember the query in the history first, so Back returns to these results
         q = (box.value or "").strip()
-        if q and ctx.query.get("q", "") != q:
-            await ctx.set_url(search_route(q))
+        if q and url_q["q"] != q:
+            await record(q)
         ctx.navigate(route)
 
+    async def record(q: str) -> None:
+        url_q["q"] = q
+        await ctx.set_url(search_route(q))
+
     def changed(e) -> None:
+        ctx.remember(q=(e.control.value or "").strip())
         show(e.control.value or "")
         refresh(results)
 
     async def submitted(e) -> None:
         # Enter records the query in the address bar and history; the screen stays as it is
         q = (e.control.value or "").strip()
-        if q != ctx.query.get("q", "").strip():
-            await ctx.set_url(search_route(q))
+        if q != url_q["q"]:
+            await record(q)
 
     def ruleset_chosen(e) -> None:
         key = e.control.value
