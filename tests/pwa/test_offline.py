@@ -1,0 +1,215 @@
+"""The installable PWA works with the network off (issue 5, "Evidence").
+
+One judge's session, in order, in headless Debian Chromium at phone size (412 x 915):
+
+1. serve ``build/pwa/`` from a local ``http.server`` on a free port (a thread), load the app once,
+   wait for its service worker to be active (the whole precache downloaded) and for the first
+   frame; Chromium must find the page installable (manifest, icons, service worker);
+2. STOP the server and set the browser offline; reload: the app starts from the service worker
+   alone -- then search for a term, open a section, run a calculator (revealed tiles) and add a
+   ledger record;
+3. reload again (still offline) and find the record in the ledger: user data persists through
+   SharedPreferences (localStorage), the storage adapter's web backend.
+
+Every request is recorded twice: by Playwright (pages, Python worker, service worker) and by
+Chromium's own NetLog. The test fails if any request of the app leaves 127.0.0.1. There is no
+exception to allow: the one request Flet 1.0.5 sends outside -- ``rive_native.js`` from
+cdn.jsdelivr.net, "the known harmless rive_native.js failure" -- is pointed at the app's own
+origin by the build (workaround 6), where it fails harmlessly. The only failing requests allowed
+are that one and Flutter's fallback-font requests (both on 127.0.0.1, see
+``pwa_harness.KNOWN_FAILURES``); a file missing from the precache fails the test.
+Chromium's *own* background requests (component updater, account check) are not the app's: the
+NetLog tells them apart by their network isolation key and they are only reported.
+
+Screenshots go to ``$HANDBOOK_PWA_ARTIFACTS`` (or a temporary folder printed by the run).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from pwa_harness import (
+    App,
+    PwaServer,
+    Requests,
+    build_info,
+    launch,
+    launch_profile,
+    netlog_app_requests,
+    new_context,
+    open_app,
+    precache_files,
+    reload_app,
+    wait_for_service_worker,
+)
+
+PLAYER = "Pat Offline"
+FOUL_FILTER, FOUL_OPTION = "Noten", "Noten Riichi — Chombo 30P"   # an AZRM penalty-table row
+
+
+def _aria_lines(app: App, needle: str) -> list[str]:
+    return [line for line in app.aria().splitlines() if needle in line]
+
+
+def _expected_revealed(tiles: int, what: str = "penalty") -> str:
+    """The calculator's answer for ``tiles`` from the Python API (its default ruleset): the
+    "Penalty: …" or the "Points deducted: …P" line."""
+    import handbook
+    from handbook.ui.views.calculators import PENALTY_NAMES, default_ruleset
+
+    lib = handbook.default_library()
+    rs = default_ruleset(lib, None, None)
+    r = handbook.revealed_tiles(rs, tiles, source="hand", during_deal=False, library=lib)
+    if what == "points":
+        return f"Points deducted: {r.points}P"
+    return f"Penalty: {PENALTY_NAMES[r.penalty]}"
+
+
+def _go_to_tab(app: App, name: str, expect) -> None:
+    app.tap(app.find(name, roles=("tab", "button")), expect=expect)
+
+
+def test_offline_pwa(pwa_dir, chromium, artifacts, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    info = build_info(pwa_dir)
+    netlog = tmp_path / "netlog.json"
+    server = PwaServer(pwa_dir)
+    requests = Requests()
+    timings: dict[str, float] = {}
+    try:
+        with sync_playwright() as pw:
+            context = launch_profile(pw, tmp_path / "profile", netlog=netlog)
+            requests.attach(context)
+            page = context.pages[0] if context.pages else context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            app = App(page, server, artifacts)
+
+            # ---- 1. online: first visit --------------------------------------------------
+            first = open_app(app)
+            sw = wait_for_service_worker(page)
+            timings.update(first_load_flutter_frame_s=first.flutter_frame_s,
+                           first_load_app_frame_s=first.app_frame_s)
+            assert sw["script"].startswith(server.url("/sw.js?canvaskit="))
+            assert sw["caches"].get(info["cache"], 0) >= len(precache_files(pwa_dir, "chromium")), (
+                f"the precache {info['cache']} is incomplete: {sw['caches']}")
+            assert "chromium" in sw["script"], "Chromium should precache the chromium CanvasKit"
+
+            cdp = context.new_cdp_session(page)
+            manifest = cdp.send("Page.getAppManifest")
+            assert not manifest.get("errors"), manifest.get("errors")
+            installable = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            assert installable == [], f"Chromium would not offer to install: {installable}"
+            app.screenshot("1-online-first-load")
+
+            # ---- 2. offline: the server is gone, the network is off ------------------------
+            server.stop()
+            assert not server.answers(), "the static server still answers"
+            context.set_offline(True)
+            mark = requests.mark()
+
+            reload1 = reload_app(app)
+            timings.update(offline_reload_flutter_frame_s=reload1.flutter_frame_s,
+                           offline_reload_app_frame_s=reload1.app_frame_s)
+            assert page.evaluate("!!navigator.serviceWorker.controller")
+            app.screenshot("2-offline-reload")
+
+            # search for a term, open the section
+            app.type_into("Search", "見せ牌")
+            result = app.find("AZRM", "§2.4", "Wrongly revealing tiles")
+            app.screenshot("3-offline-search")
+            app.tap(result, expect=lambda: app.route() == "/rules/azrm/2.4")
+            app.role("heading", "Wrongly revealing tiles")
+            app.wait_for_text("見せ牌")
+            app.screenshot("4-offline-section")
+
+            # run a calculator: revealed tiles, one more tile than the default three
+            _go_to_tab(app, "Tools", expect="Revealed tiles")
+            app.tap(app.find("Revealed tiles"), expect=lambda: app.route() == "/tools/revealed")
+            app.wait_for_text(_expected_revealed(3))
+            app.tap(app.role("button", "More tiles"), expect=_expected_revealed(4))
+            app.wait_for_text(_expected_revealed(4, "points"))
+            app.screenshot("5-offline-calculator")
+
+            # add a ledger record
+            _go_to_tab(app, "Tools", expect="Ledger")
+            app.tap(app.find("Ledger", "Penalties recorded"), expect="Add a record")
+            app.type_into("Player", PLAYER)
+            app.type_into("Date", "2026-11-21")
+            box = app.role("textbox", "Foul")
+            box.click()
+            page.wait_for_timeout(400)
+            page.keyboard.type(FOUL_FILTER, delay=30)
+            app.tap(app.role("button", FOUL_OPTION, exact=True), expect="Strike (AZRM §1.4)")
+            app.tap(app.role("button", "Add record", exact=True), expect="Recorded: ")
+            app.wait_for_text(PLAYER)
+            app.screenshot("6-offline-ledger-record")
+            # the web backend writes through to SharedPreferences (localStorage) asynchronously
+            page.wait_for_function(
+                "name => Object.keys(localStorage).some(k => k.includes('ledger')"
+                " && localStorage.getItem(k).includes(name))", arg=PLAYER, timeout=15000)
+
+            # ---- 3. offline again: the record is still there ------------------------------
+            assert app.route() == "/ledger"
+            reload2 = reload_app(app, ready=("button", re.compile(re.escape(PLAYER))))
+            timings["offline_reload2_app_frame_s"] = reload2.app_frame_s
+            player_row = _aria_lines(app, PLAYER)
+            assert any("1 record" in line for line in player_row), player_row
+            app.screenshot("7-offline-reload-ledger")
+
+            offline_urls = requests.urls[mark:]
+            context.close()  # closes the browser, which finishes the NetLog
+    finally:
+        server.stop()
+
+    (artifacts / "timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
+    print("\nPWA timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in timings.items()))
+
+    # ---- every request stayed on 127.0.0.1 -----------------------------------------------------
+    outside = requests.outside()
+    assert not outside, f"requests left 127.0.0.1: {outside}"
+    failed = requests.unexpected_failures()
+    assert not failed, f"requests failed (beyond pwa_harness.KNOWN_FAILURES): {failed}"
+    assert offline_urls, "no request was recorded offline"
+    assert all(re.match(r"http://127\.0\.0\.1:\d+/", u) for u in offline_urls if u.startswith("http"))
+    app_urls, browser_urls = netlog_app_requests(netlog, server.base_url)
+    assert app_urls, "the NetLog recorded none of the app's requests"
+    not_local = sorted({u for u in app_urls if not u.startswith("http://127.0.0.1:")})
+    assert not not_local, f"NetLog: the app requested outside 127.0.0.1: {not_local}"
+    if browser_urls:
+        hosts = sorted({re.sub(r"^(\w+://[^/]+).*", r"\1", u) for u in browser_urls})
+        print(f"(Chromium's own background requests, not the app's: {hosts})")
+    assert not errors, f"uncaught page errors: {errors}"
+
+
+@pytest.mark.parametrize("route", ["/rules/azrm/2.4"])
+def test_offline_deep_link(pwa_dir, chromium, artifacts, route):
+    """Offline, a bookmarked deep link opens: the worker answers every navigation with the
+    cached index.html and the app routes to the screen."""
+    from playwright.sync_api import sync_playwright
+
+    server = PwaServer(pwa_dir)
+    try:
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            context = new_context(browser)
+            requests = Requests().attach(context)
+            page = context.new_page()
+            app = App(page, server, artifacts)
+            open_app(app)
+            wait_for_service_worker(page)
+            server.stop()
+            context.set_offline(True)
+            response = page.goto(server.url(route), wait_until="commit")
+            assert response is not None and response.from_service_worker
+            app.enable_semantics()
+            app.role("heading", "Wrongly revealing tiles", timeout=60)
+            assert app.route() == route
+            context.close()
+            browser.close()
+    finally:
+        server.stop()
+    assert not requests.outside(), requests.outside()
