@@ -1,0 +1,196 @@
+"""Offline-PWA figures (``make bench``; issue 5): precache size, first load, offline reload.
+
+* precache size: the bytes ``sw.js`` downloads on the first visit (``build/pwa``, built first
+  when missing or stale), for Chromium (the "chromium" CanvasKit) and for Safari/Firefox (the full
+  CanvasKit) -- kept in ``benchmark.extra_info``; goal ≤ 40 MB (MiB), asserted;
+* first load to first frame: a fresh profile and a fresh server (a new origin: no service worker,
+  empty caches) per round; the clock runs from ``goto`` to the app's first screen (its search box
+  in Flutter's ARIA tree). Flutter's own first frame (``flutter-first-frame``: Flet's loading
+  screen) is recorded beside it;
+* offline reload to first frame: per round a fresh profile loads the app online and waits for the
+  service worker to finish precaching; off the clock the server is stopped and the browser set
+  offline; the clock runs from ``reload`` to the app's first screen. Goal ≤ 5 s.
+
+Median of 3 rounds each (``benchmark.pedantic``). Figures are printed and kept in
+``benchmark.extra_info``; ``HANDBOOK_BENCH_STRICT=1`` turns a missed time goal into a failure.
+The machine matters: these run Chromium with software rendering (``--disable-gpu``), so Flutter's
+frames cost CPU that a phone's GPU would take, on 2 cores shared with whatever else runs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pwa"))
+
+from pwa_harness import (  # noqa: E402
+    CHROMIUM,
+    App,
+    PwaServer,
+    Requests,
+    build_info,
+    ensure_build,
+    launch,
+    new_context,
+    open_app,
+    precache_files,
+    reload_app,
+    wait_for_service_worker,
+)
+
+pytestmark = pytest.mark.pwa
+
+ROUNDS = 3
+MB = 1024 * 1024
+GOAL_PRECACHE_MB = 40.0
+GOAL_OFFLINE_RELOAD_S = 5.0
+
+
+def _strict() -> bool:
+    return os.environ.get("HANDBOOK_BENCH_STRICT", "") not in {"", "0"}
+
+
+@pytest.fixture(scope="module")
+def pwa() -> Path:
+    return ensure_build()
+
+
+@pytest.fixture(scope="module")
+def bench_browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`)"
+        if os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}:
+            pytest.fail(f"CI is set and {message}", pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def test_pwa_precache_size(benchmark, pwa):
+    def measure() -> dict[str, int]:
+        return {v: sum((pwa / f).stat().st_size for f in precache_files(pwa, v))
+                for v in ("chromium", "full")}
+
+    sizes = benchmark.pedantic(measure, rounds=ROUNDS, iterations=1)
+    info = build_info(pwa)
+    mb = {v: round(n / MB, 2) for v, n in sizes.items()}
+    benchmark.extra_info.update({
+        "precache_mb": mb["chromium"],
+        "precache_mb_safari_firefox": mb["full"],
+        "precache_bytes": sizes,
+        "precache_files": len(precache_files(pwa, "chromium")),
+        "app_tar_gz_mb": round(info["app_tar_gz_bytes"] / MB, 2),
+        "precompiled_bytecode": info.get("precompiled", False),
+        "goal_mb": GOAL_PRECACHE_MB,
+        "goal_met": max(mb.values()) <= GOAL_PRECACHE_MB,
+    })
+    print(f"\nprecache: {mb['chromium']:.1f} MB on Chromium, {mb['full']:.1f} MB on Safari/Firefox "
+          f"({len(precache_files(pwa, 'chromium'))} files; app.tar.gz "
+          f"{info['app_tar_gz_bytes'] / MB:.2f} MB); goal ≤ {GOAL_PRECACHE_MB:.0f} MB")
+    assert max(mb.values()) <= GOAL_PRECACHE_MB
+
+
+def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser):
+    state: dict = {}
+    rounds: list = []
+    outside: list[str] = []
+
+    def close_round():
+        ctx, server, requests = (state.pop(k, None) for k in ("context", "server", "requests"))
+        if ctx is not None:
+            ctx.close()
+            outside.extend(requests.outside())
+        if server is not None:
+            server.stop()
+
+    def setup():
+        close_round()
+        state["server"] = PwaServer(pwa)
+        state["context"] = new_context(bench_browser)
+        state["requests"] = Requests().attach(state["context"])
+        state["app"] = App(state["context"].new_page(), state["server"])
+        return (), {}
+
+    def first_load():
+        rounds.append(open_app(state["app"]))
+
+    try:
+        benchmark.pedantic(first_load, setup=setup, rounds=ROUNDS, iterations=1)
+    finally:
+        close_round()
+    app_s = [r.app_frame_s for r in rounds]
+    flutter_s = [r.flutter_frame_s for r in rounds]
+    benchmark.extra_info.update({
+        "first_frame_median_s": round(statistics.median(app_s), 2),
+        "first_frame_s": [round(x, 2) for x in app_s],
+        "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
+        "flutter_frame_s": [round(x, 2) for x in flutter_s],
+    })
+    print(f"\nfirst load to the app's first frame: median {statistics.median(app_s):.2f} s "
+          f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame (loading screen) "
+          f"median {statistics.median(flutter_s):.2f} s")
+    assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
+
+
+def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser):
+    state: dict = {}
+    rounds: list = []
+    outside: list[str] = []
+
+    def close_round():
+        ctx, server, requests = (state.pop(k, None) for k in ("context", "server", "requests"))
+        if ctx is not None:
+            ctx.close()
+            outside.extend(requests.outside())
+        if server is not None:
+            server.stop()
+
+    def setup():
+        """Off the clock: a fresh profile visits once online, the worker precaches, then the
+        server goes away and the network is switched off."""
+        close_round()
+        server = state["server"] = PwaServer(pwa)
+        ctx = state["context"] = new_context(bench_browser)
+        state["requests"] = Requests().attach(ctx)
+        app = state["app"] = App(ctx.new_page(), server)
+        open_app(app)
+        wait_for_service_worker(app.page)
+        server.stop()
+        ctx.set_offline(True)
+        return (), {}
+
+    def offline_reload():
+        rounds.append(reload_app(state["app"]))
+
+    try:
+        benchmark.pedantic(offline_reload, setup=setup, rounds=ROUNDS, iterations=1)
+    finally:
+        close_round()
+    app_s = [r.app_frame_s for r in rounds]
+    flutter_s = [r.flutter_frame_s for r in rounds]
+    median = statistics.median(app_s)
+    benchmark.extra_info.update({
+        "offline_reload_median_s": round(median, 2),
+        "offline_reload_s": [round(x, 2) for x in app_s],
+        "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
+        "flutter_frame_s": [round(x, 2) for x in flutter_s],
+        "goal_s": GOAL_OFFLINE_RELOAD_S,
+        "goal_met": median <= GOAL_OFFLINE_RELOAD_S,
+    })
+    print(f"\noffline reload to the app's first frame: median {median:.2f} s "
+          f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame median "
+          f"{statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_OFFLINE_RELOAD_S:.0f} s")
+    assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
+    if _strict():
+        assert median <= GOAL_OFFLINE_RELOAD_S, f"offline reload {median:.2f} s > 5 s"
