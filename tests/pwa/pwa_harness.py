@@ -114,8 +114,8 @@ def precache_files(out: Path = BUILD, variant: str = "chromium") -> list[str]:
 class PwaServer:
     """``build/pwa`` served from a thread on 127.0.0.1 and a free port; ``stop()`` takes it away."""
 
-    def __init__(self, directory: Path = BUILD):
-        port = free_port()
+    def __init__(self, directory: Path = BUILD, port: int | None = None):
+        port = port or free_port()
         assert port not in RESERVED_PORTS
         self.static = StaticServer(directory, "127.0.0.1", port).start()
         self.port = port

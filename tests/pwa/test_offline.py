@@ -213,3 +213,63 @@ def test_offline_deep_link(pwa_dir, chromium, artifacts, route):
     finally:
         server.stop()
     assert not requests.outside(), requests.outside()
+
+
+_CACHES_JS = """async () => {
+  const out = {};
+  for (const k of await caches.keys()) out[k] = (await (await caches.open(k)).keys()).length;
+  return out;
+}"""
+
+
+def test_new_build_replaces_the_old_cache(pwa_dir, chromium, tmp_path):
+    """The cache is named from the content: a changed build installs a new worker, whose
+    activation deletes the old cache, and offline the page gets the new files."""
+    import shutil
+
+    from pwa_harness import pwa_build
+
+    old_cache = build_info(pwa_dir)["cache"]
+    new_dir = tmp_path / "pwa-next"
+    shutil.copytree(pwa_dir, new_dir)
+    marker = '{"app_name":"Riichi Judge Handbook","next":true}'
+    (new_dir / "version.json").write_text(marker, encoding="utf-8")
+    _core, _variants, new_cache = pwa_build.write_service_worker(new_dir)
+    assert new_cache != old_cache
+
+    from playwright.sync_api import sync_playwright
+
+    server = PwaServer(pwa_dir)
+    port = server.port
+    try:
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            context = new_context(browser)
+            page = context.new_page()
+            app = App(page, server)
+            open_app(app)
+            assert old_cache in wait_for_service_worker(page)["caches"]
+            # the same origin now serves the next build
+            server.stop()
+            server = PwaServer(new_dir, port=port)
+            page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+            # the new worker installs (downloads the new precache) and, activated, deletes the old
+            state = {}
+            for _ in range(240):
+                state = page.evaluate(_CACHES_JS)
+                if list(state) == [new_cache] and state[new_cache] >= len(_core) + 2:
+                    break
+                page.wait_for_timeout(500)
+            assert list(state) == [new_cache], f"caches after the update: {state}"
+            cached = page.evaluate(
+                "async name => (await (await caches.open(name)).match('version.json')).text()",
+                new_cache)
+            assert cached == marker, f"the new cache holds the old version.json: {cached}"
+            server.stop()
+            context.set_offline(True)
+            reload_app(app)
+            assert page.evaluate("fetch('version.json').then(r => r.text())") == marker
+            context.close()
+            browser.close()
+    finally:
+        server.stop()

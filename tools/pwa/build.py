@@ -372,6 +372,12 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     html = html.replace(anchor, SW_REGISTRATION + "  " + anchor)
     index.write_text(html, encoding="utf-8")
 
+    return write_service_worker(out)
+
+
+def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], str]:
+    """``sw.js`` from the template with the precache lists of ``out`` and a cache name that is
+    a hash of those files' contents (and of the template): a new build gets a new cache."""
     template = (HERE / "sw.js").read_text(encoding="utf-8")
     core, variants = precache_lists(out)
     every = core + [f for files in variants.values() for f in files]
@@ -427,19 +433,36 @@ SW_REGISTRATION = """<script>
 # =============================================================================================
 # 3. Start-up speed: bytecode compiled at build time
 # =============================================================================================
-def precompile_bytecode(stage: Path, work: Path) -> Path | None:
+NODE_MIN_MAJOR = 18  # what Pyodide 314.0.7's package.json asks for
+
+
+def _node() -> str | None:
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        return None
+    try:
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
+        major = int(out.stdout.strip().lstrip("v").split(".")[0])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    return node if major >= NODE_MIN_MAJOR else None
+
+
+def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | None]:
     """Compile the modules a start imports to ``.pyc`` with the Pyodide the PWA ships, run
-    under Node.js (``tools/pwa/precompile.py`` says what and why). Returns the compiled
-    ``python_stdlib.zip`` to put in the build, or None when Node.js is not installed (the build
-    then ships sources only and starts slower; ``apt-get install nodejs`` gives Node.js).
+    under Node.js (``tools/pwa/precompile.py`` says what and why). Returns (the compiled
+    ``python_stdlib.zip`` to put in the build, None) -- or (None, why not) when Node.js >= 18 is
+    missing or the step failed: the build then ships sources only and starts slower (about 1-2 s
+    on this machine), which is still a working PWA. ``apt-get install nodejs`` gives Node.js.
 
     Not a workaround but a speed-up: Pyodide 314.0.7's standard library and the app are
     ``.py`` only, so without this each start compiles them again in the browser.
     """
-    node = shutil.which("node") or shutil.which("nodejs")
+    node = _node()
     if node is None:
-        log("Node.js not found: skipping bytecode precompilation (slower start-up)")
-        return None
+        why = f"Node.js >= {NODE_MIN_MAJOR} not found"
+        log(f"WARNING: {why}: no precompiled bytecode (slower start-up)")
+        return None, why
     from flet_web import get_package_web_dir
 
     pyodide = Path(get_package_web_dir()) / "pyodide"
@@ -448,18 +471,25 @@ def precompile_bytecode(stage: Path, work: Path) -> Path | None:
         shutil.rmtree(pc)
     pc.mkdir(parents=True)
     shutil.copy2(pyodide / "python_stdlib.zip", pc / "python_stdlib.zip")
+    backup = work / "app-sources"   # to restore the stage if the step fails half-way
+    if backup.exists():
+        shutil.rmtree(backup)
+    shutil.copytree(stage, backup)
     cmd = [node, str(HERE / "run_pyodide.mjs"), str(pyodide), str(HERE / "precompile.py"),
            f"{stage}=/mnt/app", f"{pc}=/mnt/work"]
     res = subprocess.run(cmd, capture_output=True, text=True)
-    if res.returncode != 0:
-        sys.stderr.write(res.stdout + res.stderr)
-        raise SystemExit("precompiling under Pyodide failed: the app does not import under "
-                         "Pyodide (see the traceback above)")
+    if res.returncode != 0 or not (pc / "precompile.json").is_file():
+        shutil.rmtree(stage)
+        shutil.move(str(backup), str(stage))
+        tail = "\n".join((res.stdout + res.stderr).strip().splitlines()[-15:])
+        log(f"WARNING: precompiling under Pyodide failed; shipping sources only:\n{tail}")
+        return None, tail
+    shutil.rmtree(backup)
     report = json.loads((pc / "precompile.json").read_text(encoding="utf-8"))
     log(res.stdout.strip().splitlines()[-1])
     for problem in report["import_failures"]:
         log(f"WARNING: does not import under Pyodide: {problem}")
-    return pc / "python_stdlib.pyc.zip"
+    return pc / "python_stdlib.pyc.zip", None
 
 
 # =============================================================================================
@@ -717,7 +747,8 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     log(f"staging the app folder from {root}")
     stage_app(root, stage)
     versions = workaround_vendored_dependencies(stage)
-    stdlib_pyc = precompile_bytecode(stage, work) if precompile else None
+    stdlib_pyc, precompile_error = (precompile_bytecode(stage, work) if precompile
+                                    else (None, "--no-precompile"))
     manifest = workaround_build_manifest(work)
     workaround_pyodide_cache(cache_root)
 
@@ -746,6 +777,7 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "pyodide": PYODIDE_VERSION,
         "vendored": versions,
         "precompiled": stdlib_pyc is not None,
+        "precompile_error": precompile_error,
         "precache_files": len(core) + len(variants["chromium"]),
         "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,

@@ -7,8 +7,9 @@ Compiling once at build time, with the very Pyodide the PWA ships, cuts that out
 What:
 1. import the app's modules the way a start does (handbook and everything it imports, the flet
    controls its source names, the Pyodide connection, loading and searching the content) -- a
-   smoke test of the vendored packages under Pyodide's CPython, too: an error there fails the
-   build (a handbook module that does not import here is only reported);
+   smoke test of the vendored packages under Pyodide's CPython, too: an error there is reported
+   by the build, which then ships sources only (a handbook module that does not import here is
+   only listed);
 2. every module that got imported from a ``.py`` file is compiled to an unchecked-hash ``.pyc``:
    - standard library: ``.py`` replaced by a sourceless ``.pyc`` in a new python_stdlib.zip;
    - ``__pypackages__``: ``.py`` replaced by a sourceless ``.pyc`` next to it;

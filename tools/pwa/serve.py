@@ -44,14 +44,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return  # the browser went away mid-transfer (a reload, or the server being stopped)
+        super().handle_error(request, client_address)
+
+
 class StaticServer:
     """A threaded static server on ``host`` (a free port unless ``port`` is given);
     ``start()``, ``stop()``, ``url``; the tests stop it to prove the app runs offline."""
 
     def __init__(self, directory: str | Path, host: str = "127.0.0.1", port: int = 0):
         handler = functools.partial(Handler, directory=str(directory))
-        self.httpd = http.server.ThreadingHTTPServer((host, port), handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Server((host, port), handler)
         self.host, self.port = self.httpd.server_address[:2]
         self.thread: threading.Thread | None = None
 
