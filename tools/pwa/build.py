@@ -481,9 +481,13 @@ def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | Non
     if res.returncode != 0 or not (pc / "precompile.json").is_file():
         shutil.rmtree(stage)
         shutil.move(str(backup), str(stage))
-        tail = "\n".join((res.stdout + res.stderr).strip().splitlines()[-15:])
-        log(f"WARNING: precompiling under Pyodide failed; shipping sources only:\n{tail}")
-        return None, tail
+        output = res.stdout + res.stderr
+        tail = "\n".join(output.strip().splitlines()[-15:])
+        # "python:" -- the app or a vendored package fails under Pyodide's Python (a real bug);
+        # "node:" -- this Node.js could not run Pyodide at all (only a slower start-up)
+        kind = "python" if "Traceback (most recent call last)" in output else "node"
+        log(f"WARNING: precompiling under Pyodide failed ({kind}); shipping sources only:\n{tail}")
+        return None, f"{kind}: {tail}"
     shutil.rmtree(backup)
     report = json.loads((pc / "precompile.json").read_text(encoding="utf-8"))
     log(res.stdout.strip().splitlines()[-1])
