@@ -13,11 +13,25 @@ The steps, in order (see :func:`build`):
 1. stage the app folder that ``flet publish`` packs into ``app.tar.gz``: ``main.py``, the
    ``handbook`` package, ``content/``, compiled ``locales/`` and ``assets/`` (which Flet copies
    to the web root instead) -- never ``.venv``, ``tests``, ``build``, ``.git``, ``docs``;
-2. the five WORKAROUNDS for Flet 1.0.5, one function each, named ``workaround_*``. Each says
-   what upstream behaviour it works around and when it can be deleted;
-3. drop files the page never loads, write the web app manifest and icons, and the precaching
+2. the WORKAROUNDS for Flet 1.0.5, one function each, named ``workaround_*``; each docstring
+   says which upstream behaviour it works around and when it can be deleted:
+
+   ==  ======================================  ============================================
+   1   :func:`workaround_build_manifest`        python-build manifest fetched from GitHub
+   2   :func:`workaround_pyodide_cache`         Pyodide downloaded from GitHub/jsDelivr
+   3   :func:`workaround_pyodide_module_url`    bare module specifier "pyodide/pyodide.mjs"
+   4   :func:`workaround_vendored_dependencies` micropip installing from PyPI in the browser
+       + :func:`workaround_no_install_lists`
+   5   :func:`workaround_service_worker`        Flet's service worker caches nothing
+   6   :func:`workaround_rive_cdn_script`       a script from jsDelivr at every start
+   ==  ======================================  ============================================
+
+   (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 was found here.)
+3. speed: bytecode precompiled with the same Pyodide under Node.js (:func:`precompile_bytecode`,
+   optional: without Node.js the build ships sources and starts slower);
+4. drop files the page never loads, write the web app manifest and icons, and the precaching
    service worker (``tools/pwa/sw.js``) whose cache name is a hash of the precached files;
-4. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
+5. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
 
 Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
 as ``application/wasm`` (``python3 tools/pwa/serve.py`` does).
@@ -147,7 +161,7 @@ def compile_catalogs(src: Path, dst: Path) -> None:
 
 
 # =============================================================================================
-# 2. The five workarounds for Flet 1.0.5
+# 2. The workarounds for Flet 1.0.5 (delete each when Flet fixes its behaviour)
 # =============================================================================================
 def workaround_build_manifest(work: Path) -> Path:
     """WORKAROUND 1 -- the Python build manifest.
@@ -801,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (build/pwa)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the project folder")
-    parser.add_argument("--work", type=Path, default=None, help="scratch folder (build/pwa-work)")
+    parser.add_argument("--work", type=Path, default=None, help="scratch folder (build/stage-pwa)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if the output is missing or older than the sources")
     parser.add_argument("--if-stale", action="store_true", help="build only when stale")
