@@ -5,8 +5,8 @@
 
 Any static web server will do in production, as long as it sends ``.mjs`` as JavaScript and
 ``.wasm`` as ``application/wasm`` (Python 3.11's ``http.server`` guesses both from the system's
-MIME table, which may lack them). Paths without a file extension that do not exist
-(``/rules/azrm/2.4``) get ``index.html``, as the service worker does offline. ``--port 0`` picks
+MIME table, which may lack them), and answers a page request for a path that is no file
+(``/rules/azrm/2.4``) with ``index.html``, as the service worker does offline. ``--port 0`` picks
 a free port. Phones need HTTPS (or localhost) for the service worker and the install prompt.
 """
 
@@ -31,8 +31,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = urlsplit(self.path).path
         local = Path(self.translate_path(path))
-        if not local.exists() and not posixpath.splitext(path)[1]:
-            self.path = "/index.html"  # a client-side route
+        navigation = "text/html" in self.headers.get("Accept", "")
+        if not local.exists() and (navigation or not posixpath.splitext(path)[1]):
+            self.path = "/index.html"  # a client-side route (/rules/azrm/2.4)
         return super().send_head()
 
     def end_headers(self):
