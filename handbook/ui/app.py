@@ -34,6 +34,9 @@ FONT_FAMILY = "NotoSansJP"
 FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
 SEED_COLOR = "#1B5E20"  # felt green, the same as [tool.flet] icon_background
 PREFS_TIMEOUT = 3.0
+#: how long set_url waits for the browser to report the new route, then lets frames pass
+URL_CONFIRM_TIMEOUT = 1.0
+URL_SETTLE_S = 0.15
 
 
 def make_theme(dark: bool = False) -> ft.Theme:
@@ -98,6 +101,7 @@ class HandbookApp:
         self.prefs = prefs or Preferences(None)
         self.settings = Settings()
         self._silent: str | None = None
+        self._silent_seen = asyncio.Event()
         self._wide: bool | None = None
         self.ctx = AppContext(
             page=page,
@@ -147,8 +151,20 @@ class HandbookApp:
         await self.page.push_route(route)
 
     async def set_url(self, route: str) -> None:
+        """Push ``route`` to the address bar and history without rebuilding the screen.
+
+        Returns once the browser has reported the new route and a few frames have passed: a
+        second push right after (the search screen records its query, then opens a result) could
+        otherwise land in the same frame, and the browser would keep only the last entry.
+        """
         self._silent = route
+        self._silent_seen = asyncio.Event()
         await self.page.push_route(route)
+        try:
+            await asyncio.wait_for(self._silent_seen.wait(), URL_CONFIRM_TIMEOUT)
+        except asyncio.TimeoutError:
+            log.debug("no route change reported for %s", route)
+        await asyncio.sleep(URL_SETTLE_S)
 
     async def refresh(self) -> None:
         self.render(self.ctx.current_route())
@@ -158,6 +174,7 @@ class HandbookApp:
         if self._silent is not None and route == self._silent:
             # the screen already shows this state: only note the new address
             self._silent = None
+            self._silent_seen.set()
             path, query = split_route(route)
             self.ctx.route, self.ctx.query = path, query
             return

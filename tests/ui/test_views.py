@@ -65,7 +65,7 @@ def test_home_has_search_box_and_ruleset_picker(ctx, library):
     view = build(ctx, "/")
     box = find(view, ft.TextField, label="Search")[0]
     assert box.autofocus
-    assert not find(build(ctx, "/search?q=x"), ft.TextField, label="Search")[0].autofocus
+    assert find(build(ctx, "/search?q=x"), ft.TextField, label="Search")[0].autofocus
     picker = find(view, ft.Dropdown, label="Ruleset")[0]
     assert find(view, ft.Semantics, label="Ruleset: All rulesets")[0].content is picker
     assert [o.text for o in picker.options] == ["All rulesets", *[rs.short for rs in library.rulesets.values()]]

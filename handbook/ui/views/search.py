@@ -267,9 +267,9 @@ def build(ctx: AppContext) -> ft.View:
     box = ft.TextField(
         label=_("Search"),
         value=query,
-        # focus (and the phone keyboard) on the empty home screen; coming back to results, the
-        # results matter more than the keyboard
-        autofocus=not query.strip(),
+        # focused on arrival, also when coming back to results: Flutter web only exposes the
+        # box's text to screen readers (and browser tests) while it has focus
+        autofocus=True,
         prefix_icon=ft.Icons.SEARCH,
         hint_text=_("見せ牌, kuikae, empty call, §2.4"),
         on_change=changed,
