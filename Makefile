@@ -35,6 +35,14 @@ test-core: $(STAMP)
 bench: $(STAMP) chromium
 	$(BIN)/python -m pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,max,rounds -p no:randomly
 
+## refresh the translation template and any translations, then compile them (.mo are built, not committed)
+BABEL_EXTRACT := extract -F pyproject.toml -k N_ --project="Riichi Judge Handbook" --version=0.1.0 \
+	--copyright-holder="Riichi Judge Handbook contributors" --sort-by-file
+i18n: $(STAMP)
+	$(BIN)/pybabel $(BABEL_EXTRACT) -o locales/messages.pot .
+	@if ls locales/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
+	  $(BIN)/pybabel update -i locales/messages.pot -d locales && $(BIN)/pybabel compile -d locales; fi
+
 check: $(STAMP)
 	$(BIN)/python -m handbook check
 
