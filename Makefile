@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8550
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-core bench pwa i18n check chromium clean
+.PHONY: run test test-core bench pwa node i18n check chromium clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,19 +20,31 @@ chromium:
 	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's Node.js: the PWA build compiles Python bytecode with Pyodide under it (faster start-up).
+# Optional: without it `make pwa` still builds a working PWA that starts slower.
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs >/dev/null \
+	  || echo "note: nodejs not installed; the PWA ships Python sources (slower start-up)"; }
+
+## the static offline PWA in build/pwa/ (Python in the browser via Pyodide): see tools/pwa/build.py
+pwa: $(STAMP) node
+	$(BIN)/python tools/pwa/build.py
+
 ## serve the app on the bundled content at http://$(HOST):$(PORT) (no internet needed)
 run: $(STAMP)
 	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
 ## every test: core, content, views, real-browser and offline-PWA tests
-test: $(STAMP) chromium
+test: $(STAMP) chromium node
 	$(BIN)/python -m pytest
 
 test-core: $(STAMP)
 	$(BIN)/python -m pytest tests/core tests/content
 
 ## speed and memory figures (pytest-benchmark)
-bench: $(STAMP) chromium
+bench: $(STAMP) chromium node
 	$(BIN)/python -m pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,max,rounds -p no:randomly
 
 ## refresh the translation template and any translations, then compile them (.mo are built, not committed)
