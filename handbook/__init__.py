@@ -25,5 +25,7 @@ __all__ = [
 
 @functools.cache
 def default_library() -> Library:
-    """The shipped content, loaded once per process (what the calculators use by default)."""
-    return load_library()
+    """The shipped content, loaded once per process (what the app and the calculators use).
+
+    Its search index is built by the first search or by ``default_library().warm()``."""
+    return load_library(index=False)

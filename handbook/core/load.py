@@ -209,10 +209,12 @@ def _clean(text: str) -> str:
     return text.strip("\n").rstrip()
 
 
-def load_library(content_dir: str | os.PathLike | None = None) -> Library:
+def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = True) -> Library:
     """Parse, validate and index every content file under ``content_dir``.
 
     ``None`` loads the content that ships with the package. Returns a :class:`Library`.
+    ``index=False`` leaves the search index to the first search or :meth:`Library.warm` (the app
+    does this so that its first frame does not wait for it).
     Raises :class:`ContentError` (a ``ValueError``) listing every problem found, each naming its
     code, file, entry and what is wrong.
     """
@@ -334,11 +336,10 @@ def load_library(content_dir: str | os.PathLike | None = None) -> Library:
     if col.problems:
         raise ContentError(col.problems)
 
-    from handbook.core.search import SearchIndex
-
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary))
     object.__setattr__(lib, "_rulings", rulings_data)
-    object.__setattr__(lib, "_index", SearchIndex(lib))
+    if index:
+        lib.warm()
     return lib
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -166,6 +167,8 @@ class Ruleset:
         return out
 
 
+_INDEX_LOCK = threading.Lock()
+
 HitKind = Literal["rule", "penalty", "term"]
 
 
@@ -216,7 +219,21 @@ class Library:
                 f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
-        return self._index.search(query, ruleset=ruleset, limit=limit)
+        return self.warm().search(query, ruleset=ruleset, limit=limit)
+
+    def warm(self) -> "SearchIndex":
+        """Build the search index now if it is not built yet (``load_library(index=False)``
+        leaves it to the first search), and return it. Safe to call from several threads."""
+        index = self._index
+        if index is None:
+            with _INDEX_LOCK:
+                index = self._index
+                if index is None:
+                    from handbook.core.search import SearchIndex
+
+                    index = SearchIndex(self)
+                    object.__setattr__(self, "_index", index)
+        return index
 
     def term(self, term_id: str) -> Term:
         """The glossary term ``term_id``; raises ``KeyError`` if there is none."""

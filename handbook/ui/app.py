@@ -211,6 +211,9 @@ def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[
             service = None
         app = HandbookApp(page, lib, prefs=Preferences(service))
         await app.start()
+        # the search index is built after the first frame, before the first keystroke needs it
+        await asyncio.sleep(0)
+        lib.warm()
 
     return app_main
 
