@@ -28,18 +28,18 @@ A screen is a plain function in a module under ``handbook/ui/views/``::
   ``handbook.paths.data_dir()`` or ``ft.SharedPreferences()``.
 - Keep data logic in plain functions (no flet) so tests can check it without a page.
 
-The reserved screens and the builders they call (module: function):
+The calculator and ledger screens and the builders they call (module: function):
 
-==================  ===========================================  =========================
-route               builder                                      written by
-==================  ===========================================  =========================
-/tools              handbook.ui.views.calculators:build_tools     calculators agent
-/tools/chombo       handbook.ui.views.calculators:build_chombo    calculators agent
-/tools/revealed     handbook.ui.views.calculators:build_revealed  calculators agent
-/tools/strikes      handbook.ui.views.calculators:build_strikes   calculators agent
-/ledger             handbook.ui.views.ledger:build_ledger         ledger agent
-/ledger/<player>    handbook.ui.views.ledger:build_player         ledger agent (player=...)
-==================  ===========================================  =========================
+==================  ============================================
+route               builder
+==================  ============================================
+/tools              handbook.ui.views.calculators:build_tools
+/tools/chombo       handbook.ui.views.calculators:build_chombo
+/tools/revealed     handbook.ui.views.calculators:build_revealed
+/tools/strikes      handbook.ui.views.calculators:build_strikes
+/ledger             handbook.ui.views.ledger:build_ledger
+/ledger/<player>    handbook.ui.views.ledger:build_player
+==================  ============================================
 """
 
 from __future__ import annotations
