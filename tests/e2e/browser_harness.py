@@ -168,7 +168,7 @@ def start_server(data_dir: Path, log_path: Path, *, wait: bool = True) -> Server
     started = time.monotonic()
     proc = subprocess.Popen(
         server_command(port), cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
-        stderr=subprocess.STDOUT, start_new_session=True,
+        stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent,
     )
     server = Server(proc=proc, port=port, data_dir=data_dir, log_path=log_path, started_at=started, _log=log)
     if wait:
@@ -178,6 +178,19 @@ def start_server(data_dir: Path, log_path: Path, *, wait: bool = True) -> Server
             stop_server(server)
             raise
     return server
+
+
+def _die_with_parent() -> None:
+    """In the server's process, before exec: ask Linux for SIGTERM when the test process dies.
+
+    The fixtures kill the server's process group at the end; this covers a test run that is itself
+    killed (``timeout``, a CI job cancelled), which runs no teardown and would leave the server behind.
+    """
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def wait_until_answering(server: Server, timeout: float = SERVER_START_TIMEOUT_S) -> None:
@@ -254,6 +267,11 @@ def stop_server(server: Server) -> None:
 
 
 # ----------------------------------------------------------------------------------------------- browser
+
+def safe_name(name: str) -> str:
+    """``name`` as a file name: letters (any script), digits, ``_ . -``; the rest becomes ``_``."""
+    return re.sub(r"[^\w.-]+", "_", name).strip("_") or "page"
+
 
 def launch_browser(playwright):
     """Debian's Chromium, headless, with the flags that keep it off the network."""
@@ -448,16 +466,41 @@ class Handbook:
         return locator.evaluate("e => (e.getAttribute('aria-label') || e.textContent || '').trim()")
 
     def wait_for_value(self, label: str, value: str, *, timeout: float = UI_TIMEOUT_S) -> None:
-        """Poll until the text box labelled ``label`` holds ``value``."""
+        """Poll until the text box labelled ``label`` holds ``value`` in the ARIA tree.
+
+        Flutter web only fills the box's ``value`` in for assistive technology reliably while the box
+        has focus; half-way through ``timeout`` the box is tapped once, as a screen-reader user would.
+        """
+        start = time.monotonic()
+        deadline = start + timeout
+        tapped = False
+        seen = None
+        while True:
+            with contextlib.suppress(Exception):
+                box = self.role("textbox", label, timeout=1)
+                seen = box.input_value()
+                if seen == value:
+                    return
+                if not tapped and time.monotonic() > start + timeout / 2:
+                    tapped = True
+                    box.click(timeout=2000)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the box {label!r} holds {seen!r}, expected {value!r}, on {self.page.url}; "
+                                     f"{self._context()}")
+            self.page.wait_for_timeout(150)
+
+    def wait_for_name(self, get_locator, text: str, *, timeout: float = UI_TIMEOUT_S) -> None:
+        """Poll until the accessible name of ``get_locator()`` holds ``text``."""
         deadline = time.monotonic() + timeout
         seen = None
         while True:
             with contextlib.suppress(Exception):
-                seen = self.role("textbox", label, timeout=1).input_value()
-                if seen == value:
+                seen = self.name_of(get_locator())
+                if text in seen:
                     return
             if time.monotonic() > deadline:
-                raise AssertionError(f"the box {label!r} holds {seen!r}, expected {value!r}, on {self.page.url}")
+                raise AssertionError(f"the name {seen!r} does not hold {text!r} after {timeout:.0f} s on "
+                                     f"{self.page.url}; {self._context()}")
             self.page.wait_for_timeout(150)
 
     def role(self, role: str, name: str, *, exact: bool = False, timeout: float = UI_TIMEOUT_S):
@@ -478,7 +521,7 @@ class Handbook:
 
     # -- acting ---------------------------------------------------------------------------------------
 
-    def tap(self, locator, *, expect=None, attempts: int = 3, timeout: float = UI_TIMEOUT_S) -> None:
+    def tap(self, locator, *, expect=None, attempts: int = 3, timeout: float = 1.5 * UI_TIMEOUT_S) -> None:
         """Click ``locator``; if ``expect`` (a text, or a callable returning bool) does not follow, tap again.
 
         Flutter sometimes drops the first tap after a frame change; a second tap fixes it.
@@ -529,7 +572,7 @@ class Handbook:
         if self.shots_dir is None:
             return None
         self.page.wait_for_timeout(800)
-        path = self.shots_dir / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
+        path = self.shots_dir / f"{safe_name(name)}.png"
         self.page.screenshot(path=str(path))
         return path
 

@@ -29,6 +29,7 @@ from browser_harness import (  # noqa: E402
     CHROMIUM,
     Handbook,
     RequestLog,
+    safe_name,
     launch_browser,
     new_context,
     start_server,
@@ -128,7 +129,7 @@ def hb(request, page, server, artifacts_dir) -> Handbook:
     yield handbook
     rep = getattr(request.node, "rep_call", None)
     if rep is not None and rep.failed:
-        name = f"FAILED-{request.node.name}"
+        name = safe_name(f"FAILED-{request.node.name}")
         try:
             (artifacts_dir / f"{name}.aria.txt").write_text(
                 f"{page.url}\n\n{handbook.aria_dump()}\n", encoding="utf-8")
