@@ -90,8 +90,11 @@ def server(tmp_path_factory, artifacts_dir):
         stop_server(srv)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path):
+    """Chromium for one test module. Playwright's sync API keeps an asyncio loop running in this
+    thread while it is open, so it is closed before the next module (whose tests may call
+    ``asyncio.run``) starts."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -1,70 +1,15 @@
 """The calculators and the ledger in headless Chromium against the served app.
 
-Uses the shared harness (``tests/e2e/browser_harness.py``): the server runs on a free port in its
-own process group with a private data folder; Debian's ``/usr/bin/chromium`` through Playwright;
-assertions read Flutter's ARIA tree. Skipped when Chromium is missing (a failure when ``CI`` is set).
+Uses the e2e fixtures (``conftest.py``): the server runs on a free port in its own process group
+with a private data folder; Debian's ``/usr/bin/chromium`` through Playwright; assertions read
+Flutter's ARIA tree; every request must stay on 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
-from pathlib import Path
 
-import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-
-from browser_harness import (  # noqa: E402
-    CHROMIUM,
-    Handbook,
-    RequestLog,
-    launch_browser,
-    new_context,
-    start_server,
-    stop_server,
-)
-
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}:
-            pytest.fail(f"CI is set and {CHROMIUM} is missing", pytrace=False)
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium; never `playwright install`)")
-    base = tmp_path_factory.mktemp("ledger-e2e")
-    srv = start_server(base / "data", base / "server.log")
-    try:
-        yield srv
-    finally:
-        stop_server(srv)
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = launch_browser(pw)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def hb(browser, server, tmp_path):
-    ctx = new_context(browser)
-    log = RequestLog().attach(ctx)
-    page = ctx.new_page()
-    try:
-        yield Handbook(page, server, tmp_path)
-    finally:
-        ctx.close()
-    assert not log.offenders(), f"requests left 127.0.0.1: {log.offenders()}"
+from browser_harness import Handbook
 
 
 def _lines(hb: Handbook, needle: str) -> list[str]:
