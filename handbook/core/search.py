@@ -150,6 +150,7 @@ class _Doc:
 
 
 TERM_LIFT = 0.3  # share of a matching term's score given to each section it cites
+LIFT_MIN = 5.0   # the least score of a term that lifts its sections
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 
@@ -258,7 +259,11 @@ class SearchIndex:
             for k, dist, _ in process.extract(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance,
                                               score_cutoff=limit, limit=None):
                 if abs(len(k) - len(key)) <= limit:
-                    found.setdefault(k, 0.55 if dist == 1 else 0.45)
+                    quality = 0.55 if dist == 1 else 0.45
+                    found.setdefault(k, quality)
+                    # the corrected word matches its other forms too (revaeled -> revealed -> revealing)
+                    for other in self._stems.get(_stem(k), ()):
+                        found.setdefault(other, quality * 0.95)
         return found
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
@@ -318,8 +323,9 @@ class SearchIndex:
 
         # a term that matches lifts the sections it cites (見せ牌 / misehai -> AZRM §2.4)
         for d, sc in list(scores.items()):
-            for cited in self.docs[d].cites:
-                scores[cited] += TERM_LIFT * sc
+            if sc >= LIFT_MIN:  # only a term matched by name, alias or definition, not in passing
+                for cited in self.docs[d].cites:
+                    scores[cited] += TERM_LIFT * sc
 
         phrase = " ".join(words(latin)) if latin.strip() else q
         compact = phrase.replace(" ", "")
