@@ -182,35 +182,31 @@ def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset
     if doc is None or not col.check_with(SCHEMAS, "rulings", doc, file, ""):
         return Rulings()
 
-    def listed(kind: str, raw: object, i: int) -> tuple[str, str] | None:
-        rid = raw.get("ruleset") if isinstance(raw, dict) and isinstance(raw.get("ruleset"), str) else f"#{i + 1}"
-        entry = f"{kind} {rid}"
-        if not col.check_with(SCHEMAS, kind, raw, file, entry):
-            return None
-        if rid not in known:
-            col.add("HB050", file, entry, f"ruleset {rid!r} is not a listed ruleset")
-            return None
-        if rid not in rulesets:
-            return None
-        return rid, entry
+    def entries(kind: str):
+        """``(ruleset id, entry name, raw)`` for each entry of ``kind`` that passes its schema,
+        names a listed ruleset and is the first for that ruleset."""
+        seen: set[str] = set()
+        for i, raw in enumerate(doc.get(kind, [])):
+            rid = raw.get("ruleset") if isinstance(raw, dict) and isinstance(raw.get("ruleset"), str) else f"#{i + 1}"
+            entry = f"{kind} {rid}"
+            if not col.check_with(SCHEMAS, kind, raw, file, entry):
+                continue
+            if rid not in known:
+                col.add("HB050", file, entry, f"ruleset {rid!r} is not a listed ruleset")
+            elif rid in seen:
+                col.add("HB050", file, entry, f"this ruleset has a {kind} entry already")
+            elif rid in rulesets:
+                seen.add(rid)
+                yield rid, entry, raw
 
     revealed: dict[str, _Revealed] = {}
-    for i, raw in enumerate(doc.get("revealed_tiles", [])):
-        found = listed("revealed_tiles", raw, i)
-        if found is None:
-            continue
-        rid, entry = found
-        if rid in revealed:
-            col.add("HB050", file, entry, "this ruleset has revealed_tiles already")
-            continue
-        rs = rulesets[rid]
-        ref = raw["ref"]
+    for rid, entry, raw in entries("revealed_tiles"):
+        rs, ref = rulesets[rid], raw["ref"]
         parts = [(entry + " during_deal", raw["during_deal"])] + [
             (f"{entry} band {j + 1}", b) for j, b in enumerate(raw["band"])]
         if not all([col.check_with(SCHEMAS, "band", b, file, e) for e, b in parts]):
             continue
-        deal = _band(col, file, entry + " during_deal", rs, raw["during_deal"], ref)
-        bands = [_band(col, file, f"{entry} band {j + 1}", rs, b, ref) for j, b in enumerate(raw["band"])]
+        deal, *bands = [_band(col, file, e, rs, b, ref) for e, b in parts]
         if deal is None or any(b is None for b in bands):
             continue
         for src in SOURCES:
@@ -225,16 +221,7 @@ def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset
                 break
         revealed[rid] = _Revealed(ref, deal, tuple(bands), tuple(raw.get("notes", ())),
                                   tuple(raw.get("wall_notes", ())))
-    chombo_specs: dict[str, dict[str, Any]] = {}
-    for i, raw in enumerate(doc.get("chombo", [])):
-        found = listed("chombo", raw, i)
-        if found is None:
-            continue
-        rid, entry = found
-        if rid in chombo_specs:
-            col.add("HB050", file, entry, "this ruleset has a chombo entry already")
-            continue
-        chombo_specs[rid] = raw
+    chombo_specs = {rid: raw for rid, _entry, raw in entries("chombo")}
     return Rulings(MappingProxyType(revealed), MappingProxyType(chombo_specs))
 
 
