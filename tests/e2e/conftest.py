@@ -3,7 +3,7 @@
 * ``server`` (session): ``python -m handbook serve --host 127.0.0.1 --port P`` on a free port P chosen at
   run time (never 8550/8551), in its own process group, with ``FLET_APP_STORAGE_DATA`` and
   ``HANDBOOK_DATA_DIR`` pointing at a temporary folder; the group is killed at the end.
-* ``browser`` (session): Debian's ``/usr/bin/chromium`` through PyPI Playwright. Missing browser: the
+* ``browser`` (module): Debian's ``/usr/bin/chromium`` through PyPI Playwright. Missing browser: the
   tests are skipped with a message, unless ``CI`` is set, where that is a failure.
 * ``context`` / ``page`` (per test): a fresh profile at phone width that records every request and
   WebSocket; at teardown the test fails if any left 127.0.0.1 (one known harmless request aside, see
@@ -27,8 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_harness import (  # noqa: E402
     CHROMIUM,
+    HUNG_PAGES,
     Handbook,
     RequestLog,
+    Watchdog,
     safe_name,
     launch_browser,
     new_context,
@@ -111,10 +113,14 @@ def context(browser):
     ctx = new_context(browser)
     log = RequestLog().attach(ctx)
     ctx.request_log = log
-    try:
-        yield ctx
-    finally:
-        ctx.close()
+    with Watchdog() as watchdog:
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+    if watchdog.fired:
+        pytest.fail(f"the test ran past {watchdog.limit:.0f} s: a page stopped answering (its main thread "
+                    f"spun); its renderer was killed", pytrace=False)
     offenders = log.offenders()
     if offenders:
         pytest.fail("the page made requests that left 127.0.0.1:\n  " + "\n  ".join(offenders), pytrace=False)
@@ -135,7 +141,7 @@ def hb(request, page, server, artifacts_dir) -> Handbook:
         name = safe_name(f"FAILED-{request.node.name}")
         try:
             (artifacts_dir / f"{name}.aria.txt").write_text(
-                f"{page.url}\n\n{handbook.aria_dump()}\n", encoding="utf-8")
+                f"{handbook.page.url}\n\n{handbook.aria_dump()}\n", encoding="utf-8")
             handbook.screenshot(name)
         except Exception:  # noqa: BLE001 - diagnostics only
             pass
@@ -145,6 +151,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     # where the screenshots and the server log are, when browser tests ran
     for item_dir in getattr(config, "_e2e_artifacts", []):
         terminalreporter.write_line(f"e2e artifacts: {item_dir}")
+    if HUNG_PAGES:
+        terminalreporter.write_line(
+            f"e2e: {len(HUNG_PAGES)} page load(s) froze (main thread stuck) and were retried once: "
+            + "; ".join(HUNG_PAGES))
 
 
 @pytest.fixture(autouse=True)
