@@ -29,6 +29,7 @@ from browser_harness import (  # noqa: E402
     CHROMIUM,
     Handbook,
     RequestLog,
+    Watchdog,
     launch_browser,
     new_context,
     peak_rss_mb,
@@ -117,7 +118,9 @@ def test_startup_to_first_frame(benchmark, bench_browser, tmp_path):
         finish_round()
 
     try:
-        benchmark.pedantic(one_round, setup=setup, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+        # a page that stops answering fails the benchmark instead of blocking `make bench`
+        with Watchdog(limit=ROUNDS * 120):
+            benchmark.pedantic(one_round, setup=setup, rounds=ROUNDS, iterations=1, warmup_rounds=0)
     finally:
         finish_round()
         for k in ("server",):
