@@ -558,10 +558,12 @@ class Handbook:
         return locator.evaluate("e => (e.getAttribute('aria-label') || e.textContent || '').trim()")
 
     def wait_for_value(self, label: str, value: str, *, timeout: float = UI_TIMEOUT_S) -> None:
-        """Poll until the text box labelled ``label`` holds ``value`` in the ARIA tree.
+        """Poll until the text box labelled ``label`` holds ``value``.
 
-        Flutter web only fills the box's ``value`` in for assistive technology reliably while the box
-        has focus; half-way through ``timeout`` the box is tapped once, as a screen-reader user would.
+        Flutter web keeps the text in the ARIA tree's ``<input>`` only some of the time: while the box
+        has focus the text often lives in Flutter's own editing ``<input class="flt-text-editing">``
+        (the element that receives the keys), and the ARIA node's value stays empty. Either counts.
+        Half-way through ``timeout`` the box is tapped once, as a screen-reader user would.
         """
         start = time.monotonic()
         deadline = start + timeout
@@ -573,11 +575,15 @@ class Handbook:
                 seen = box.input_value()
                 if seen == value:
                     return
+                editing = self.eval(_EDITING_VALUE_JS)
+                if editing == value:
+                    return
+                seen = f"{seen!r} (focused editing element: {editing!r})"
                 if not tapped and time.monotonic() > start + timeout / 2:
                     tapped = True
                     box.click(timeout=2000)
             if time.monotonic() > deadline:
-                raise AssertionError(f"the box {label!r} holds {seen!r}, expected {value!r}, on {self.page.url}; "
+                raise AssertionError(f"the box {label!r} holds {seen}, expected {value!r}, on {self.page.url}; "
                                      f"{self._context()}")
             self.page.wait_for_timeout(150)
 
