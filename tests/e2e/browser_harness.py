@@ -418,8 +418,11 @@ class Handbook:
                     raise
                 self._replace_hung_page(route)
                 continue
-            if self.responsive() or attempt == 2:
+            if self.responsive():
                 return self
+            if attempt == 2:
+                raise AssertionError(f"the page froze twice while loading {route}: its main thread stopped "
+                                     f"running scripts")
             self._replace_hung_page(route)
         return self  # pragma: no cover - the loop returns or raises
 
