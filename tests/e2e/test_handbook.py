@@ -13,6 +13,7 @@ import time
 from urllib.parse import quote
 
 import pytest
+from browser_harness import SLOW
 
 pytestmark = pytest.mark.browser
 
@@ -42,19 +43,24 @@ def test_home_shows_search_box_and_navigation(hb):
 
 
 def test_search_box_has_focus_on_arrival(hb):
-    """A judge types at once: no tap on the box is needed (issue 3: "the box has focus")."""
+    """A judge types at once: no tap on the box is needed (issue 3: "the box has focus").
+
+    Focus lands on a text input: the ARIA node labelled "Search" or Flutter's own editing input
+    (``flt-text-editing``, unlabelled) that stands in for the focused box. The proof is that keys typed
+    without a tap give results.
+    """
     hb.open("/", ready="Search")
-    deadline = time.monotonic() + 5
-    while hb.page.evaluate(FOCUSED_LABEL_JS) is None or "Search" not in hb.page.evaluate(FOCUSED_LABEL_JS):
-        assert time.monotonic() < deadline, f"focus is on {hb.page.evaluate(FOCUSED_LABEL_JS)!r}, not the box"
+    deadline = time.monotonic() + 5 * SLOW
+    while hb.eval(FOCUSED_INPUT_JS) is None:
+        assert time.monotonic() < deadline, "no text input has focus after the first frame"
         hb.page.wait_for_timeout(150)
     hb.page.keyboard.type("chombo", delay=20)
     hb.find("EMA RCR", "§3.4.6", "Chombo")
 
 
-FOCUSED_LABEL_JS = """() => {
+FOCUSED_INPUT_JS = """() => {
   const a = document.activeElement;
-  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') ? (a.getAttribute('aria-label') || '') : null;
+  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') ? (a.getAttribute('aria-label') || a.className) : null;
 }"""
 
 

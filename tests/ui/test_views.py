@@ -95,7 +95,7 @@ def test_search_route_prefills_and_shows_penalty_text(ctx, library):
 
 
 def test_show_all_expands_a_group(ctx):
-    view = build(ctx, "/search?q=kuikae")
+    view = build(ctx, "/search?q=riichi")
     more = [b for b in find(view, ft.TextButton) if str(b.content).startswith("Show all")]
     assert more
     before = len(find(view, ft.ListTile))
