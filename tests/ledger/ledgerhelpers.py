@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import sys
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,30 +39,14 @@ class Page:
         return asyncio.run(fn(*args, **kwargs))
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+from uihelpers import walk  # noqa: E402  (one tree walker for all view tests)
+
+
 class Event:
     def __init__(self, control: Any, data: Any = None) -> None:
         self.control = control
         self.data = data
-
-
-def walk(control: Any) -> Iterator[BaseControl]:
-    seen: set[int] = set()
-
-    def visit(obj: Any) -> Iterator[BaseControl]:
-        if isinstance(obj, BaseControl):
-            if id(obj) in seen:
-                return
-            seen.add(id(obj))
-            yield obj
-            for f in dataclasses.fields(obj):
-                if f.name.startswith("_") or f.name in ("parent", "data"):
-                    continue
-                yield from visit(getattr(obj, f.name, None))
-        elif isinstance(obj, (list, tuple)):
-            for item in obj:
-                yield from visit(item)
-
-    yield from visit(control)
 
 
 def visible_texts(control: Any) -> str:
