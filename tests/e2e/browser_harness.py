@@ -318,6 +318,29 @@ def kill_renderers() -> list[int]:
     return killed
 
 
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def kill_spinning_renderers(sample: float = 1.0, busy: float = 0.7) -> list[int]:
+    """Kill only the renderers that keep a CPU busy (a frozen page spins its main thread), leaving the
+    other tabs alone. Returns the killed pids."""
+    hz = os.sysconf("SC_CLK_TCK")
+    before = {}
+    for pid in renderer_pids():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            before[pid] = _cpu_ticks(pid)
+    time.sleep(sample)
+    killed = []
+    for pid, ticks in before.items():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if (_cpu_ticks(pid) - ticks) / hz >= busy * sample:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+    return killed
+
+
 class Watchdog:
     """Kills the renderers if a test runs past ``limit`` seconds, so that a frozen page fails one test
     instead of blocking the whole run (Playwright's ``evaluate`` has no timeout of its own)."""
@@ -329,7 +352,8 @@ class Watchdog:
 
     def _fire(self) -> None:
         self.fired = True
-        kill_renderers()
+        if not kill_spinning_renderers():
+            kill_renderers()
 
     def __enter__(self) -> Watchdog:
         self._timer = threading.Timer(self.limit, self._fire)
@@ -370,6 +394,7 @@ class Handbook:
         self.page = page
         self.server = server
         self.shots_dir = shots_dir
+        self.response = None  # the HTTP response of the last open()
 
     # -- navigation -----------------------------------------------------------------------------------
 
@@ -396,6 +421,8 @@ class Handbook:
 
     def _context(self) -> str:
         """The ARIA tree, plus the server log's tail when it shows a traceback: for failure messages."""
+        if not self.responsive(timeout=3):
+            return "THE PAGE IS FROZEN: its main thread stopped running scripts (no ARIA tree to show)"
         out = f"the ARIA tree says:\n{self.aria_dump()}"
         tail = self.server.log_tail(30)
         if "Traceback" in tail or "Error" in tail:
@@ -408,9 +435,11 @@ class Handbook:
 
         The first frame is there when Flutter has attached its semantics placeholder, the ARIA tree is on
         and it shows something of the app (``ready``: a text to wait for; by default any labelled node).
+        ``self.response`` keeps the HTTP response of the page load.
         """
         for attempt in (1, 2):
-            self.page.goto(self.url(route), wait_until="domcontentloaded", timeout=timeout * 1000)
+            self.response = self.page.goto(self.url(route), wait_until="domcontentloaded",
+                                           timeout=timeout * 1000)
             try:
                 self.wait_for_first_frame(ready=ready, timeout=timeout)
             except Exception:
@@ -433,8 +462,10 @@ class Handbook:
         warnings.warn(f"the page froze while loading {route}: its main thread stopped running scripts; "
                       f"retried once in a new tab", RuntimeWarning, stacklevel=3)
         context = self.page.context
+        # a tab whose renderer spins does not close: end that renderer first
+        kill_spinning_renderers()
         with contextlib.suppress(Exception):
-            self.page.close()  # the browser closes the tab even when its renderer is stuck
+            self.page.close()
         self.page = context.new_page()
 
     def reload(self, *, ready: str | None = None, timeout: float = FIRST_FRAME_TIMEOUT_S) -> Handbook:
@@ -509,30 +540,29 @@ class Handbook:
         by_label = self.page.get_by_label(text, exact=exact)
         return by_text.or_(by_label)
 
-    def has_text(self, text: str, *, exact: bool = False) -> bool:
-        loc = self.text_locator(text, exact=exact)
+    def _wait(self, locator, state: str, timeout: float) -> bool:
+        """``locator.wait_for(state)`` as a bool; bounded by Playwright's driver even on a frozen page."""
         try:
-            return loc.count() > 0
-        except Exception:  # noqa: BLE001 - page navigating
+            locator.wait_for(state=state, timeout=max(1, timeout * 1000))
+            return True
+        except Exception:  # noqa: BLE001 - TimeoutError, or the page navigated away
             return False
 
+    def has_text(self, text: str, *, exact: bool = False) -> bool:
+        """Whether a node's text or label holds ``text`` right now."""
+        return self._wait(self.text_locator(text, exact=exact).first, "attached", 0.2)
+
     def wait_for_text(self, text: str, *, exact: bool = False, timeout: float = UI_TIMEOUT_S) -> None:
-        """Poll the ARIA tree until a node's text or label holds ``text``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.has_text(text, exact=exact):
-                return
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"{text!r} did not appear within {timeout:.0f} s on {self.page.url}; {self._context()}")
-            self.page.wait_for_timeout(150)
+        """Wait until a node's text or label in the ARIA tree holds ``text``."""
+        if not self._wait(self.text_locator(text, exact=exact).first, "attached", timeout):
+            raise AssertionError(
+                f"{text!r} did not appear within {timeout:.0f} s on {self.page.url}; {self._context()}")
 
     def wait_for_no_text(self, text: str, *, exact: bool = False, timeout: float = UI_TIMEOUT_S) -> None:
-        deadline = time.monotonic() + timeout
-        while self.has_text(text, exact=exact):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} is still shown after {timeout:.0f} s on {self.page.url}")
-            self.page.wait_for_timeout(150)
+        """Wait until no node's text or label holds ``text``."""
+        if not self._wait(self.text_locator(text, exact=exact).first, "detached", timeout):
+            raise AssertionError(
+                f"{text!r} is still shown after {timeout:.0f} s on {self.page.url}; {self._context()}")
 
     def find(self, *parts: str, roles: tuple[str, ...] = ("button",), timeout: float = UI_TIMEOUT_S):
         """A locator for the nodes with one of ``roles`` whose accessible name holds every one of ``parts``
@@ -545,20 +575,16 @@ class Handbook:
             one = self.page.get_by_role(role, name=pattern)
             loc = one if loc is None else loc.or_(one)
         loc = loc.filter(visible=True).first
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(Exception):
-                if loc.count():
-                    return loc
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"no {'/'.join(roles)} whose name holds {list(parts)} within {timeout:.0f} s on "
-                    f"{self.page.url}; {self._context()}")
-            self.page.wait_for_timeout(150)
+        if not self._wait(loc, "visible", timeout):
+            raise AssertionError(
+                f"no {'/'.join(roles)} whose name holds {list(parts)} within {timeout:.0f} s on "
+                f"{self.page.url}; {self._context()}")
+        return loc
 
     def name_of(self, locator) -> str:
         """A node's accessible name as Flutter writes it: ``aria-label``, else its text."""
-        return locator.evaluate("e => (e.getAttribute('aria-label') || e.textContent || '').trim()")
+        return locator.evaluate("e => (e.getAttribute('aria-label') || e.textContent || '').trim()",
+                                timeout=UI_TIMEOUT_S * 1000)
 
     def wait_for_value(self, label: str, value: str, *, timeout: float = UI_TIMEOUT_S) -> None:
         """Poll until the text box labelled ``label`` holds ``value``.
@@ -606,19 +632,12 @@ class Handbook:
 
     def role(self, role: str, name: str, *, exact: bool = False, timeout: float = UI_TIMEOUT_S):
         """The first visible node with this ARIA role and accessible name (waits for it)."""
-        loc = self.page.get_by_role(role, name=name, exact=exact)
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(Exception):
-                n = loc.count()
-                for i in range(n):
-                    if loc.nth(i).is_visible():
-                        return loc.nth(i)
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"no visible {role} named {name!r} within {timeout:.0f} s on {self.page.url}; "
-                    f"{self._context()}")
-            self.page.wait_for_timeout(150)
+        loc = self.page.get_by_role(role, name=name, exact=exact).filter(visible=True).first
+        if not self._wait(loc, "visible", timeout):
+            raise AssertionError(
+                f"no visible {role} named {name!r} within {timeout:.0f} s on {self.page.url}; "
+                f"{self._context()}")
+        return loc
 
     # -- acting ---------------------------------------------------------------------------------------
 

@@ -142,10 +142,9 @@ def test_section_link_opens_the_section_and_back_returns(hb):
     ],
 )
 def test_deep_link_opens_directly(hb, route, tab, expected):
-    response = hb.page.goto(hb.url(route), wait_until="domcontentloaded")
-    assert response is not None and response.status == 200, (
-        f"GET {route} answered {response.status if response else None}, not the app")
-    hb.wait_for_first_frame()
+    hb.open(route)
+    status = hb.response.status if hb.response else None
+    assert status == 200, f"GET {route} answered {status}, not the app"
     for text in expected:
         hb.wait_for_text(text)
     assert hb.route() == route, f"opening {route} moved the browser to {hb.page.url}"
