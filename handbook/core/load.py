@@ -26,6 +26,10 @@ HB040     a glossary term id appears twice
 HB041     a see-also names a term that does not exist
 HB042     a term's refs name a section that does not exist
 HB050     a calculator ruling names an unknown ruleset or is inconsistent
+HB060     a penalty row's foul id has no entry in fouls.toml
+HB061     a foul id is listed twice in fouls.toml
+HB062     a foul names a glossary term that does not exist
+HB063     a foul in fouls.toml has no row in any penalty table
 ========  ==================================================================
 """
 
@@ -44,6 +48,7 @@ import fastjsonschema
 
 from handbook.core.model import (
     Chapter,
+    Foul,
     Library,
     Penalty,
     PenaltyRow,
@@ -122,6 +127,12 @@ SCHEMAS = {
         "lower_points": {"type": "integer", "minimum": 0},
     }, ["id", "category", "foul", "penalty"]),
     "glossary": _obj({"term": {"type": "array"}}, ["term"]),
+    "fouls": _obj({"foul": {"type": "array"}}, ["foul"]),
+    "foul": _obj({
+        "id": {"type": "string", "pattern": SLUG}, "name": NONEMPTY,
+        "japanese": {**STRLIST, "minItems": 1}, "reading": STRLIST, "romaji": STRLIST,
+        "aliases": STRLIST, "terms": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
+    }, ["id", "name", "japanese"]),
     "term": _obj({
         "id": {"type": "string", "pattern": SLUG}, "term": NONEMPTY, "japanese": NONEMPTY,
         "reading": NONEMPTY, "romaji": STRLIST, "aliases": STRLIST, "definition": NONEMPTY,
@@ -322,6 +333,13 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             links(t.definition, t.source, "glossary.toml", t.id, "the definition")
             links(t.explanation, t.source, "glossary.toml", t.id, "the explanation")
 
+    # a glossary that could not be read is reported once; its terms are then not checked against
+    term_ids = {t.id for t in glossary} if glossary or not (root / "glossary.toml").is_file() else None
+    # a foul without rows is only reported when every table could be read
+    tables_read = not unchecked and not any(
+        p.file == "rulesets.toml" or p.file.startswith("penalties/") for p in col.problems)
+    fouls = _load_fouls(col, root, rulesets, term_ids, tables_read)
+
     from handbook.core import rulings  # late import: rulings builds on the model
 
     rulings_data = rulings.check_rulings(col, root, rulesets, known)
@@ -336,7 +354,8 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
     if col.problems:
         raise ContentError(col.problems)
 
-    lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary))
+    lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
+                  fouls=MappingProxyType(fouls))
     object.__setattr__(lib, "_rulings", rulings_data)
     if index:
         lib.warm()
@@ -472,3 +491,46 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], kn
             aliases=tuple(t.get("aliases", ())), explanation=t.get("explanation"),
             source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ()))))
     return terms
+
+
+def _load_fouls(col: _Collector, root: Path, rulesets: dict[str, Ruleset],
+                term_ids: set[str] | None, tables_read: bool = True) -> dict[str, Foul]:
+    """fouls.toml: one entry per foul id of the penalty tables (HB060–HB063)."""
+    path = root / "fouls.toml"
+    file = "fouls.toml"
+    row_ids: dict[str, str] = {}  # foul id -> where it is first used
+    for rs in rulesets.values():
+        for r in rs.penalties:
+            row_ids.setdefault(r.id, f"penalties/{rs.id}.toml [row {r.index + 1} {r.id}]")
+    if not path.is_file():
+        if row_ids:
+            col.add("HB001", file, "", "the file is missing; every penalty row's foul id needs an entry in it")
+        return {}
+    doc = col.read(path)
+    if doc is None or not col.check("fouls", doc, file, ""):
+        return {}
+    fouls: dict[str, Foul] = {}
+    failed: set[str] = set()
+    for i, f in enumerate(doc.get("foul", [])):
+        entry = _entry(f, "id", i)
+        if not col.check("foul", f, file, entry):
+            if isinstance(f, dict) and isinstance(f.get("id"), str):
+                failed.add(f["id"])
+            continue
+        if f["id"] in fouls:
+            col.add("HB061", file, entry, "this foul id is listed twice")
+            continue
+        for t in f.get("terms", ()):
+            if term_ids is not None and t not in term_ids:
+                col.add("HB062", file, entry, f"terms names {t!r}, which is not a glossary term")
+        if tables_read and f["id"] not in row_ids:
+            col.add("HB063", file, entry, "no penalty table has a row with this foul id")
+        fouls[f["id"]] = Foul(
+            id=f["id"], name=f["name"].strip(), japanese=tuple(f["japanese"]),
+            reading=tuple(f.get("reading", ())), romaji=tuple(f.get("romaji", ())),
+            aliases=tuple(f.get("aliases", ())), terms=tuple(f.get("terms", ())))
+    for fid, where in row_ids.items():
+        if fid not in fouls and fid not in failed:
+            file_, _, entry = where.partition(" [")
+            col.add("HB060", file_, entry.rstrip("]"), f"foul id {fid!r} has no entry in fouls.toml")
+    return fouls

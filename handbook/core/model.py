@@ -113,6 +113,26 @@ class Term:
 
 
 @dataclass(frozen=True, slots=True)
+class Foul:
+    """A foul as one concept across rulesets: every penalty row whose ``id`` is this foul's id.
+
+    The sources name a foul only in English, each table in its own words (``PenaltyRow.foul``);
+    these names are the handbook's: ``name`` a short English name, ``japanese`` the Japanese that
+    judges use (the first is the one shown; later ones are other spellings and the everyday words
+    for it, 誤ロン, 空ポン, 遅刻), ``reading`` kana, ``romaji`` the spellings people type,
+    ``aliases`` the ways people describe the incident, ``terms`` the glossary terms naming it.
+    """
+
+    id: str
+    name: str
+    japanese: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
+    romaji: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Revision:
     revision: str
     date: datetime.date | None
@@ -205,6 +225,7 @@ class Library:
 
     rulesets: Mapping[str, Ruleset]
     glossary: Sequence[Term]
+    fouls: Mapping[str, Foul] = field(default_factory=dict)
     _index: "SearchIndex" = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _rulings: object = field(repr=False, compare=False, default=None)
 

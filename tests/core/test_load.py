@@ -92,7 +92,8 @@ def row_entry(table: str, row_id: str, *, appended: bool = False, foul: str | No
 
 
 TERM = '[[term]]\nid = "{id}"\nterm = "Test term"\ndefinition = "A term added by a test."\n'
-ROW = '[[row]]\nid = "test-row"\ncategory = "Test"\nfoul = "A foul added by a test"\npenalty = "Warning"\n'
+ROW = '[[row]]\nid = "obstruction"\ncategory = "Test"\nfoul = "A foul added by a test"\npenalty = "Warning"\n'
+FOUL = '[[foul]]\nid = "{id}"\nname = "A foul added by a test"\njapanese = ["試験"]\n'
 RULESET = ('[[ruleset]]\nid = "{id}"\ntitle = "Test ruleset"\nshort = "Test"\nedition = "Test"\n'
            'source = "none"\n')
 
@@ -120,7 +121,7 @@ CASES = [
          replace_once("rules/azrm.toml", 'title_ja = "見せ牌"\n', 'title_ja = "見せ牌"\ncolour = "red"\n'),
          "rules/azrm.toml", "2.4", "colour"),
     Case("hb002-row-unknown-key", "HB002", append("penalties/ema-rcr.toml", ROW + 'colour = "red"\n'),
-         "penalties/ema-rcr.toml", row_entry("ema-rcr", "test-row", appended=True), "colour"),
+         "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "colour"),
     Case("hb002-term-unknown-key", "HB002", append("glossary.toml", TERM.format(id="test-term") + 'colour = "red"\n'),
          "glossary.toml", "test-term", "colour"),
     Case("hb002-rulesets-top-level", "HB002", prepend("rulesets.toml", 'colour = "red"\n'),
@@ -138,7 +139,7 @@ CASES = [
          "rules/azrm.toml", "2.4", "title"),
     Case("hb003-row-missing-penalty", "HB003",
          append("penalties/ema-rcr.toml", ROW.replace('penalty = "Warning"\n', "")),
-         "penalties/ema-rcr.toml", row_entry("ema-rcr", "test-row", appended=True), "penalty"),
+         "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "penalty"),
     Case("hb003-term-missing-definition", "HB003",
          append("glossary.toml", TERM.format(id="test-term").replace('definition = "A term added by a test."\n', "")),
          "glossary.toml", "test-term", "definition"),
@@ -147,7 +148,7 @@ CASES = [
          "rulesets.toml", "test-ruleset", "source"),
     # HB004 a value has the wrong type
     Case("hb004-row-points-string", "HB004", append("penalties/azrm.toml", ROW + 'points = "30"\n'),
-         "penalties/azrm.toml", row_entry("azrm", "test-row", appended=True), "points"),
+         "penalties/azrm.toml", row_entry("azrm", "obstruction", appended=True), "points"),
     Case("hb004-term-romaji-string", "HB004", append("glossary.toml", TERM.format(id="test-term") + 'romaji = "tesuto"\n'),
          "glossary.toml", "test-term", "romaji"),
     Case("hb004-new-ruleset-date-string", "HB004",
@@ -157,7 +158,7 @@ CASES = [
          "rulesets.toml", "azrm", "date"),
     # HB005 a value is not allowed (bad slug, unknown penalty kind, empty text)
     Case("hb005-unknown-kind", "HB005", append("penalties/azrm.toml", ROW + 'kind = "yellow-card"\n'),
-         "penalties/azrm.toml", row_entry("azrm", "test-row", appended=True), "kind"),
+         "penalties/azrm.toml", row_entry("azrm", "obstruction", appended=True), "kind"),
     Case("hb005-bad-slug", "HB005", append("glossary.toml", TERM.format(id="Test Term")),
          "glossary.toml", "Test Term", "id"),
     Case("hb005-empty-text", "HB005", append("rules/azrm.toml", '[[section]]\nref = "11.7"\ntitle = "Empty"\ntext = ""\n'),
@@ -205,10 +206,10 @@ CASES = [
          "rules/azrm.toml", "12.1", "12"),
     # HB023 a penalty row's ref names no section of its ruleset's rule text
     Case("hb023-row-ref-no-section", "HB023", append("penalties/azrm.toml", ROW + 'ref = "12.9"\n'),
-         "penalties/azrm.toml", row_entry("azrm", "test-row", appended=True), "12.9"),
+         "penalties/azrm.toml", row_entry("azrm", "obstruction", appended=True), "12.9"),
     # HB030 a penalty row repeats a foul already in the table
     Case("hb030-duplicate-foul", "HB030", append("penalties/ema-rcr.toml", ROW.replace("A foul added by a test", "Cheating")),
-         "penalties/ema-rcr.toml", row_entry("ema-rcr", "test-row", appended=True), "Cheating"),
+         "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "Cheating"),
     # HB040 a glossary term id appears twice
     Case("hb040-duplicate-term", "HB040", append("glossary.toml", TERM.format(id="misehai")),
          "glossary.toml", "misehai", "twice"),
@@ -243,6 +244,19 @@ CASES = [
          append("rulings.toml", '[[revealed_tiles]]\nruleset = "wrc-2099"\nref = "1"\n'
                 'during_deal = { penalty = "redeal" }\nband = [{ min = 1, penalty = "warning" }]\n'),
          "rulings.toml", "revealed_tiles wrc-2099", "wrc-2099"),
+    # HB060 a penalty row's foul id has no entry in fouls.toml
+    Case("hb060-row-without-foul", "HB060", append("penalties/ema-rcr.toml", ROW.replace('"obstruction"', '"test-foul"')),
+         "penalties/ema-rcr.toml", row_entry("ema-rcr", "test-foul", appended=True), "test-foul"),
+    # HB061 a foul id is listed twice in fouls.toml
+    Case("hb061-duplicate-foul", "HB061", append("fouls.toml", FOUL.format(id="late")),
+         "fouls.toml", "late", "twice"),
+    # HB062 a foul names a glossary term that does not exist
+    Case("hb062-foul-unknown-term", "HB062",
+         replace_once("fouls.toml", 'terms = ["misehai", "wall", "dead-wall"]', 'terms = ["misehai", "no-such-term"]'),
+         "fouls.toml", "revealed-tiles", "no-such-term"),
+    # HB063 a foul in fouls.toml has no row in any penalty table
+    Case("hb063-foul-without-rows", "HB063", append("fouls.toml", FOUL.format(id="test-foul")),
+         "fouls.toml", "test-foul", "no penalty table"),
 ]
 
 # the codes listed in load.py's docstring (the table of HBnnn lines)
