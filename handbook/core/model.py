@@ -242,6 +242,19 @@ class Library:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
         return self.warm().search(query, ruleset=ruleset, limit=limit)
 
+    def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
+        """What other rulesets say where ``ruleset`` has nothing: penalty rows of other rulesets
+        for the fouls ``query`` finds that ``ruleset``'s table lacks (AZRM has no rule on being
+        late: the EMA and WRC rows), best first; empty when ``ruleset`` covers them.
+
+        Raises ``ValueError`` naming the argument for an unknown ruleset or a ``limit`` below 1."""
+        if not isinstance(ruleset, str) or ruleset not in self.rulesets:
+            raise ValueError(
+                f"ruleset: unknown ruleset {ruleset!r}; allowed: one of {', '.join(sorted(self.rulesets))}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
+        return self.warm().elsewhere(query, ruleset, limit=limit)
+
     def warm(self) -> "SearchIndex":
         """Build the search index now if it is not built yet (``load_library(index=False)``
         leaves it to the first search), and return it. Safe to call from several threads."""

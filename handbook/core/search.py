@@ -1,4 +1,4 @@
-"""Search over rule sections, penalty rows and glossary terms.
+"""Search over rule sections, penalty rows and glossary terms, in the words a judge types.
 
 Normalisation makes the spellings people type meet the spellings the sources use:
 
@@ -6,20 +6,35 @@ Normalisation makes the spellings people type meet the spellings the sources use
 * romaji: macrons to doubled vowels (ū -> uu), then long vowels collapsed (ryuukyoku, ryūkyoku and
   ryukyoku meet; taahai/tahai, shouhai/shohai), ``m`` before b/p/m as ``n`` (chombo/chonbo,
   tempai/tenpai), hyphenated and spaced words also indexed joined (kui-kae/kuikae);
-* English words stemmed with Snowball (revealed/revealing/reveal);
+* Japanese: small kana as full-size, long-vowel marks and doubled vowels collapsed (ショーハイ,
+  ショウハイ and しょうはい meet; チヨンボ and チョンボ), ヅ as ツ, and the kanji spellings judges
+  mix (喰/食, 自摸/ツモ, 和了/アガリ);
+* English: Snowball stems (revealed/revealing/reveal) and, for the query, the dictionary lemma
+  from simplemma (took -> take, drew -> draw, fell -> fall); filler words are dropped;
 * a typo in a word of five or more letters is tolerated (RapidFuzz, Damerau-Levenshtein distance 1,
   2 for words of nine or more letters); the last word of a query also matches as a prefix, so
   results come as the user types;
-* Japanese (kanji, kana) is matched as a substring of the Japanese fields and the text.
+* Japanese is matched as a substring of the Japanese fields, and a Japanese name found inside a
+  longer query (携帯が鳴った contains 携帯) counts as a match.
 
-Ranking: every field has a weight (a title or term beats a definition, which beats body text); a
-document must match every query word; a query found as a phrase in a title, or equal to a term or
-its romaji, gets a bonus; ``2.4`` or ``§2.4`` finds that section first.
+Penalty rows are indexed with their foul's names (``content/fouls.toml``: English, Japanese,
+kana, romaji and the ways people describe the incident), so every ruleset's row is reached in
+any of those words, including the WRC tables, whose source has no Japanese.
+
+Ranking: every field has a weight (a title or term beats an alias, which beats a definition,
+which beats body text); each query word counts by how rare it is in the corpus (idf), and a
+document's score is scaled by the share of the query it matches, so an entry matching more of the
+query ranks first and a filler or unknown word never empties the list. With a ruleset chosen,
+only that ruleset's entries (and terms) are scored, so the decision is made per ruleset. A query
+found as a phrase in a title, or equal to a name, gets a bonus; a term or a penalty row matched by
+name lifts the sections it cites; ``2.4``, ``§3.4.6`` and WRC's ``12.3.1 (2)`` go straight to the
+section or the rows that carry that reference.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 import unicodedata
@@ -36,16 +51,22 @@ from handbook.core.model import Hit
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Library
 
-STOPWORDS = frozenset(
-    "a an the of to in on at for and or is are be by with from as it its this that what when how "
-    "does do if into".split())
+# Filler words: dropped from queries and from the index. Words that tell fouls apart (before,
+# after, out, during, without, not, no, too) are kept.
+STOPWORDS = frozenset("""
+a an the of to in on at for and or is are be by with from as it its this that what when how does do
+if into then than but was were been being am has have had having did done doing got get gets getting
+just also very really so same such there here he she him her his hers they them their theirs we us
+our you your yours i me my mine one ones some any all another other who whom which while still even
+again already can could would should will shall may might must let lets about because s t
+""".split())
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
 _M_BEFORE = re.compile(r"m(?=[bpm])")
 _WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
-_REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)+|[0-9]+)$")
+_REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
 
 _stemmer = snowballstemmer.stemmer("english")
 
@@ -67,20 +88,44 @@ def fold(text: str) -> str:
     return text
 
 
-_key_cache: dict[str, str] = {}
+# --- Japanese ------------------------------------------------------------------------------------
+
+_SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖづ", "あいうえおつやゆよわかけつ")
+# the kanji spellings judges mix, written the one way (after katakana became hiragana)
+_JA_VARIANTS = (("喰", "食"), ("自摸", "つも"), ("和了", "あがり"), ("錯和", "ちよんぼ"))
+_VOWEL = {}
+for _vowel, _row in zip("aiueo", ("あかがさざただなはばぱまやらわ", "いきぎしじちぢにひびぴみり",
+                                 "うくぐすずつづぬふぶぷむゆる", "えけげせぜてでねへべぺめれ",
+                                 "おこごそぞとどのほぼぽもよろを")):
+    for _k in _row:
+        _VOWEL[_k] = _vowel
+_LONG = {"a": "あ", "i": "い", "u": "う", "e": "えい", "o": "おう"}  # a vowel kana that lengthens
 
 
+@functools.lru_cache(maxsize=4096)
+def kana_fold(text: str) -> str:
+    """A folded Japanese string (see :func:`fold`) in its spelling-insensitive form: small kana
+    full-size, ー and doubled vowels dropped (しょうはい, ショーハイ -> しよはい), ヅ as ツ, and
+    喰/食, 自摸/ツモ, 和了/アガリ, 錯和/チョンボ written one way."""
+    for a, b in _JA_VARIANTS:
+        text = text.replace(a, b)
+    text = text.translate(_SMALL_KANA).replace("ー", "")
+    out: list[str] = []
+    for c in text:
+        if out and c in "あいうえお" and c in _LONG.get(_VOWEL.get(out[-1], ""), ""):
+            continue
+        out.append(c)
+    return "".join(out)
+
+
+# --- latin words ---------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8192)
 def romaji_key(word: str) -> str:
     """The spelling-insensitive key of one folded latin word: long vowels collapsed, ``m`` before
     b/p/m as ``n``, hyphens and apostrophes dropped (``ryūkyoku``, ``ryuukyoku`` and ``ryukyoku``
     all give ``ryukyoku``; ``chombo`` gives ``chonbo``)."""
-    key = _key_cache.get(word)
-    if key is None:
-        key = _key_cache[word] = _romaji_key(word)
-    return key
-
-
-def _romaji_key(word: str) -> str:
     word = word.replace("-", "").replace("'", "").replace("’", "")
     word = _M_BEFORE.sub("n", word)
     prev = None
@@ -106,21 +151,56 @@ def words(text: str) -> list[str]:
     return out
 
 
-_stem_cache: dict[str, str] = {}
-
-
+@functools.lru_cache(maxsize=8192)
 def _stem(key: str) -> str:
     """Snowball English stem of a key (numbers and mixed keys stay as they are); memoised, as the
     pure-Python stemmer costs ~30 µs a word."""
-    out = _stem_cache.get(key)
-    if out is None:
-        out = _stem_cache[key] = _stemmer.stemWord(key) if key.isalpha() else key
-    return out
+    return _stemmer.stemWord(key) if key.isalpha() else key
 
 
 def stems(text: str) -> tuple[str, ...]:
     """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out."""
     return tuple(_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+
+
+_lemmatizer_state: list = []  # [callable or None], filled on first use
+
+
+def _lemmatizer():
+    """simplemma's English lemmatiser, loaded on first use (its dictionary takes ~0.1 s to load);
+    ``None`` where it cannot be loaded, and the Snowball stems carry the search alone."""
+    if not _lemmatizer_state:
+        try:
+            import simplemma
+
+            simplemma.lemmatize("took", lang="en")  # loads the English dictionary now
+            _lemmatizer_state.append(functools.partial(simplemma.lemmatize, lang="en"))
+        except Exception:  # noqa: BLE001 - no lemmatiser (a trimmed build): stems alone
+            _lemmatizer_state.append(None)
+    return _lemmatizer_state[0]
+
+
+def warm_lemmatizer() -> bool:
+    """Load the English lemmatiser now (the app does this after its first frame); True if it is there."""
+    return _lemmatizer() is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def lemma(word: str) -> str:
+    """The dictionary form of an English word (``took`` -> ``take``, ``drew`` -> ``draw``); the
+    word itself where simplemma does not know it or is not installed."""
+    lemmatize = _lemmatizer()
+    if lemmatize is None or not word.isalpha():
+        return word
+    try:
+        return lemmatize(word).lower()
+    except Exception:  # noqa: BLE001 - a lemmatiser failure must not break search
+        return word
+
+
+def _bigrams(run: str) -> list[str]:
+    """The overlapping character pairs of a Japanese run (one character gives itself)."""
+    return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
 
 
 def _forms(*texts: str) -> tuple[str, ...]:
@@ -129,12 +209,25 @@ def _forms(*texts: str) -> tuple[str, ...]:
     for t in texts:
         f = fold(t)
         out += [f, " ".join(romaji_key(w) for w in f.split())]
+        if not f.isascii():
+            out.append(kana_fold(f))
     return tuple(dict.fromkeys(out))
 
 
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
     n = len(sub)
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
+
+
+def ref_keys(ref: str) -> list[tuple[str, str | None]]:
+    """The (section number, item) pairs a source reference names: ``"12.3.1 (2)"`` ->
+    ``[("12.3.1", "2")]``, ``"3.3.8, 3.4.7"`` -> ``[("3.3.8", None), ("3.4.7", None)]``."""
+    out = []
+    for part in ref.split(","):
+        m = _REF.match(part.strip())
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
 
 
 @dataclass(slots=True)
@@ -144,15 +237,19 @@ class _Doc:
     titles: tuple[str, ...]        # folded strings for phrase bonuses
     title_stems: tuple[tuple[str, ...], ...]  # stemmed keys of the title words, in order
     exact: tuple[str, ...]         # folded strings whose equality with the query is a strong match
-    japanese: tuple[tuple[str, float], ...]  # folded Japanese-bearing fields with weights
     listed: bool                   # shown in unfiltered search (False for a borrowed table)
-    cites: tuple[int, ...] = ()    # a term's sections (doc ids): a match on the term lifts them
+    foul: str | None = None        # a penalty row's foul id
+    cites: tuple[int, ...] = ()    # a term's or row's sections (doc ids): a match by name lifts them
+    lifts: tuple[int, ...] = ()    # a term's fouls' rows (doc ids): a match by name lifts them too
 
 
-TERM_LIFT = 0.3  # share of a matching term's score given to each section it cites
-LIFT_MIN = 5.0   # the least score of a term that lifts its sections
+TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
+ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
+LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
+EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS = 40.0, 12.0, 8.0
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
+W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 
 
 class SearchIndex:
@@ -161,13 +258,20 @@ class SearchIndex:
     def __init__(self, library: "Library") -> None:
         self.docs: list[_Doc] = []
         self._postings: dict[str, dict[int, float]] = defaultdict(dict)
-        self._by_ref: dict[str, list[int]] = defaultdict(list)
+        self._sections: dict[str, list[int]] = defaultdict(list)   # section ref -> rule docs
+        self._row_refs: dict[tuple[str, str | None], list[int]] = defaultdict(list)
+        self._ja_fields: list[tuple[str, int, float]] = []  # kana-folded Japanese text, doc, weight
+        self._ja_names: list[tuple[str, int, float]] = []   # short Japanese names found inside a query
+        self._ja_grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
+        self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
+        self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
         self._build(library)
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
+        self._idf_n = len(self.docs)
 
     # --- building --------------------------------------------------------------------------
 
@@ -185,58 +289,104 @@ class SearchIndex:
             cur = post[key].get(doc_id, 0.0)
             post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
 
+    def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
+        """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
+        looked for inside longer queries."""
+        if not text or text.isascii():
+            return
+        folded = kana_fold(fold(text))
+        self._ja_fields.append((folded, doc_id, weight))
+        grams = self._ja_grams
+        for run in _CJK.findall(folded):
+            for g in _bigrams(run):
+                if weight > grams[g].get(doc_id, 0.0):
+                    grams[g][doc_id] = weight
+        if name:
+            for part in re.split(r"[・/、()（） ]+", folded):
+                if len(part) >= 2 and not part.isascii():
+                    self._ja_names.append((part, doc_id, weight))
+
     def _new(self, doc: _Doc) -> int:
         self.docs.append(doc)
         return len(self.docs) - 1
 
     def _build(self, lib: "Library") -> None:
+        fouls = getattr(lib, "fouls", {}) or {}
         seen_tables: set[tuple[str, int, str]] = set()
         for rs in lib.rulesets.values():
             for s in rs.sections:
                 d = self._new(_Doc(
                     Hit("rule", rs.id, s.ref, s.title, s.title_ja), rs.id,
-                    titles=(fold(s.title),), title_stems=(stems(s.title),), exact=_forms(s.title),
-                    japanese=tuple((fold(x), w) for x, w in ((s.title_ja or "", W_TITLE), (s.text, W_TEXT)) if x),
-                    listed=True))
+                    titles=(fold(s.title),), title_stems=(stems(s.title),),
+                    exact=_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
                 self._add(d, s.title, W_TITLE)
                 self._add(d, s.text, W_TEXT)
-                self._by_ref[s.ref].append(d)
+                self._add_ja(d, s.title_ja, W_TITLE, name=True)
+                self._add_ja(d, s.text, W_TEXT)
+                self._sections[s.ref].append(d)
+        rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
+        for rs in lib.rulesets.values():
             for r in rs.penalties:
                 # a profile that borrows another ruleset's column repeats its rows: list them once
                 sig = (r.foul, r.index, r.penalty)
-                listed = (r.foul, r.index, r.penalty) not in seen_tables
+                listed = sig not in seen_tables
                 seen_tables.add(sig)
+                foul = fouls.get(r.id)
+                cited = tuple(rule_doc[(rs.id, ref)] for ref, _item in ref_keys(r.ref or "")
+                              if (rs.id, ref) in rule_doc)
+                names = (r.foul, *((foul.name, *foul.aliases) if foul else ()))
                 d = self._new(_Doc(
                     Hit("penalty", rs.id, r.id, r.foul, r.penalty, row=r.index), rs.id,
-                    titles=(fold(r.foul),), title_stems=(stems(r.foul),), exact=_forms(r.foul),
-                    japanese=(), listed=listed))
+                    titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
+                    exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
+                    listed=listed, foul=r.id, cites=cited))
                 self._add(d, r.foul, W_TITLE)
                 self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
                 self._add(d, r.penalty, W_PENALTY)
                 self._add(d, r.category, W_CATEGORY)
                 self._add(d, r.note, W_TEXT)
-        rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
+                if foul:
+                    self._add(d, foul.name, W_FOUL_NAME)
+                    for x in foul.romaji:
+                        self._romaji.add(romaji_key(fold(x).replace(" ", "").replace("-", "")))
+                        self._add(d, x, W_TERM)
+                        self._add(d, x.replace(" ", ""), W_TERM)
+                    for x in foul.aliases:
+                        self._add(d, x, W_FOUL_ALIAS)
+                    for x in (*foul.japanese, *foul.reading):
+                        self._add_ja(d, x, W_TERM, name=True)
+                for ref, item in ref_keys(r.ref or ""):
+                    self._row_refs[(ref, item)].append(d)
+                    if item is not None:
+                        self._row_refs[(ref, None)].append(d)
+                self._rows_of[(rs.id, r.id)].append(d)
+        rows_of_foul: dict[str, list[int]] = defaultdict(list)
+        for (_rs, fid), ds in self._rows_of.items():
+            rows_of_foul[fid].extend(ds)
         for t in lib.glossary:
             names = (t.term, *t.romaji)
+            japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
             d = self._new(_Doc(
                 Hit("term", None, t.id, t.term, t.japanese), None,
                 titles=tuple(fold(x) for x in (t.term, *t.aliases)),
                 title_stems=tuple(stems(x) for x in (t.term, *t.romaji, *t.aliases)),
-                exact=_forms(*(x for x in (*names, *(t.japanese or "").split("/"), t.reading or "",
-                                           *t.aliases) if x))
+                exact=_forms(*(x for x in (*names, *japanese, *t.aliases) if x))
                 + tuple(fold(x).replace(" ", "").replace("-", "") for x in names),
-                japanese=tuple((fold(x), w) for x, w in (
-                    (t.japanese or "", W_TERM), (t.reading or "", W_TERM),
-                    (t.definition, W_DEF), (t.explanation or "", W_TEXT)) if x),
-                listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc)))
+                listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
+                lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))
             self._add(d, t.term, W_TERM)
             for r in t.romaji:
+                self._romaji.add(romaji_key(fold(r).replace(" ", "").replace("-", "")))
                 self._add(d, r, W_TERM)
                 self._add(d, r.replace(" ", ""), W_TERM)
             for a in t.aliases:
                 self._add(d, a, W_ALIAS)
             self._add(d, t.definition, W_DEF)
             self._add(d, t.explanation, W_TEXT)
+            for x in japanese:
+                self._add_ja(d, x, W_TERM, name=True)
+            self._add_ja(d, t.definition, W_DEF)
+            self._add_ja(d, t.explanation, W_TEXT)
 
     # --- querying --------------------------------------------------------------------------
 
@@ -248,13 +398,20 @@ class SearchIndex:
             found[key] = 1.0
         for k in self._stems.get(_stem(key), ()):
             found.setdefault(k, 0.95)
+        base = lemma(word)
+        if base != word:  # an irregular form: took -> take, drew -> draw
+            bkey = romaji_key(base)
+            if bkey in self._postings:
+                found.setdefault(bkey, 0.95)
+            for k in self._stems.get(_stem(bkey), ()):
+                found.setdefault(k, 0.9)
         if len(key) >= 2 and (is_last or len(key) >= 4):
             i = bisect.bisect_left(self._keys, key)
             quality = 0.8 if is_last else 0.6
             while i < len(self._keys) and self._keys[i].startswith(key):
                 found.setdefault(self._keys[i], quality)
                 i += 1
-        if len(word) >= 5 and key.isalpha() and not any(q >= 0.95 for q in found.values()):
+        if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
             limit = 2 if len(word) >= 9 else 1
             for k, dist, _ in process.extract(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance,
                                               score_cutoff=limit, limit=None):
@@ -266,93 +423,191 @@ class SearchIndex:
                         found.setdefault(other, quality * 0.95)
         return found
 
-    def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
-        if not isinstance(query, str):
-            raise ValueError(f"query: must be a string, got {type(query).__name__}")
-        q = fold(query).strip()
-        if not q:
-            return []
-        scores: dict[int, float] = defaultdict(float)
-        required: list[dict[int, float]] = []
+    def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
+        per: dict[int, float] = {}
+        for key, quality in self._candidates(word, is_last).items():
+            for doc, weight in self._postings[key].items():
+                s = weight * quality
+                if s > per.get(doc, 0.0):
+                    per[doc] = s
+        return per
 
-        ref = _REF.match(q)
-        if ref:
-            for d in self._by_ref.get(ref.group(1), ()):
-                scores[d] += 100.0
-        # Japanese: substring match on the Japanese-bearing fields
+    def _japanese_unit(self, seg: str) -> dict[int, float]:
+        """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``."""
+        per: dict[int, float] = {}
+        for text, doc, w in self._ja_fields:
+            if seg in text:
+                s = w * (2.0 if text == seg else 1.0)
+                if s > per.get(doc, 0.0):
+                    per[doc] = s
+        if len(seg) >= 3:
+            for name, doc, w in self._ja_names:
+                if len(name) < len(seg) and name in seg:
+                    s = w * (0.4 + 0.6 * len(name) / len(seg))
+                    if s > per.get(doc, 0.0):
+                        per[doc] = s
+            # a sentence (手牌を倒して見せてしまった): the share of its character pairs a field
+            # holds, each pair counted by its rarity; pairs found nowhere (particles) do not count
+            grams = [(g, self._ja_grams[g]) for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
+            weights = [(docs, math.log(1.0 + self._idf_n / (1.0 + len(docs)))) for _g, docs in grams]
+            total = sum(w for _d, w in weights)
+            if total:
+                acc: dict[int, float] = defaultdict(float)
+                for docs, idf in weights:
+                    for doc, w in docs.items():
+                        acc[doc] += idf * w
+                for doc, a in acc.items():
+                    s = 0.8 * a / total
+                    if s > per.get(doc, 0.0):
+                        per[doc] = s
+        return per
+
+    def _units(self, q: str) -> tuple[list[dict[int, float]], str]:
+        """The query's units (one per Japanese segment and per content word), each a
+        ``{doc: score}``, and the latin part of the query."""
+        units: list[dict[int, float]] = []
         for seg in _CJK.findall(q):
-            per: dict[int, float] = {}
-            for i, doc in enumerate(self.docs):
-                best = 0.0
-                for text, w in doc.japanese:
-                    if seg in text:
-                        bonus = 2.0 if text == seg or text.split("/")[0] == seg else 1.0
-                        best = max(best, w * bonus)
-                if best:
-                    per[i] = best
-            required.append(per)
+            units.append(self._japanese_unit(kana_fold(seg)))
         latin = _CJK.sub(" ", q)
-        qwords = [w for w in words(latin) if w not in STOPWORDS] if not ref else []
+        qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
         raw = [m.group(0) for m in _WORD.finditer(latin)]
         joined = [w.replace("-", "") for w in raw if "-" in w]
         if joined:
             parts = {p for w in raw if "-" in w for p in w.split("-")}
             qwords = [w for w in qwords if w not in parts and w not in joined] + joined
+        qwords = list(dict.fromkeys(qwords))
+        if 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
+            qwords = ["".join(qwords)]
         for n, w in enumerate(qwords):
-            per = {}
-            for key, quality in self._candidates(w, n == len(qwords) - 1).items():
-                for doc, weight in self._postings[key].items():
-                    s = weight * quality
-                    if s > per.get(doc, 0.0):
-                        per[doc] = s
-            required.append(per)
+            units.append(self._latin_unit(w, n == len(qwords) - 1))
+        return units, latin
 
-        if required:
-            docs = set(required[0])
-            for per in required[1:]:
-                docs &= set(per)
-            if not docs and len(required) > 2:  # forgive one unmatched word in a long query
-                counts: dict[int, int] = defaultdict(int)
-                for per in required:
-                    for d in per:
-                        counts[d] += 1
-                docs = {d for d, c in counts.items() if c >= len(required) - 1}
-            for d in docs:
-                scores[d] += sum(per.get(d, 0.0) for per in required)
+    def _in_scope(self, doc: _Doc, ruleset: str | None) -> bool:
+        if ruleset is None:
+            return doc.listed
+        return doc.ruleset is None or doc.ruleset == ruleset
 
-        # a term that matches lifts the sections it cites (見せ牌 / misehai -> AZRM §2.4)
+    def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
+        """See :meth:`handbook.core.model.Library.search`."""
+        return [_with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
+
+    def _ranked(self, query: str, ruleset: str | None) -> list[tuple[float, int]]:
+        if not isinstance(query, str):
+            raise ValueError(f"query: must be a string, got {type(query).__name__}")
+        q = fold(query).strip()
+        if not q:
+            return []
+        scores: dict[int, float] = defaultdict(float)
+        ref = _REF.match(q)
+        if ref and ("." in ref.group(1) or ref.group(2) or q.startswith("§")):
+            for d in self._sections.get(ref.group(1), ()) if not ref.group(2) else ():
+                scores[d] += 100.0
+            for d in self._row_refs.get((ref.group(1), ref.group(2)), ()):
+                scores[d] += 90.0
+            units: list[dict[int, float]] = []
+            latin = ""
+        else:
+            if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
+                for d in self._sections.get(ref.group(1), ()):
+                    scores[d] += 50.0
+            units, latin = self._units(q)
+
+        # each unit counts by how rare it is; a unit that matches nothing anywhere is left out
+        known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
+        total = sum(w for _, w in known)
+        strength: dict[int, float] = {}
+        if known:
+            matched: dict[int, float] = defaultdict(float)
+            raw: dict[int, float] = defaultdict(float)
+            for per, idf in known:
+                for d, s in per.items():
+                    if self._in_scope(self.docs[d], ruleset):
+                        matched[d] += idf
+                        raw[d] += idf * s
+            for d, r in raw.items():
+                coverage = matched[d] / total
+                scores[d] += r * coverage * coverage
+                strength[d] = r / matched[d] if coverage > 0.99 else 0.0
+
+        # a term or row matched by name lifts what it cites (見せ牌 -> AZRM §2.4; kuikae -> the
+        # swap-calling rows of every table); a row only lifts a section the query missed, and a
+        # term only lifts rows the query missed
+        own = set(scores)
         for d, sc in list(scores.items()):
-            if sc >= LIFT_MIN:  # only a term matched by name, alias or definition, not in passing
-                for cited in self.docs[d].cites:
-                    scores[cited] += TERM_LIFT * sc
+            if strength.get(d, 0.0) >= LIFT_STRENGTH:
+                doc = self.docs[d]
+                for cited in doc.cites:
+                    if doc.hit.kind == "term" or cited not in own:
+                        scores[cited] += TERM_LIFT * sc
+                for row in doc.lifts:
+                    if row not in own:
+                        scores[row] += ROW_LIFT * sc
 
-        phrase = " ".join(words(latin)) if latin.strip() else q
+        phrase = " ".join(w for w in words(latin) if w not in STOPWORDS) if latin.strip() else q
         compact = phrase.replace(" ", "")
         qkey = " ".join(romaji_key(w) for w in phrase.split())
-        qstems = stems(latin) if not ref else ()
+        qja = kana_fold(q) if not q.isascii() else q
+        qstems = stems(latin) if latin else ()
         qset = set(qstems)
         best: dict[tuple, tuple[float, int]] = {}
         for d, s in scores.items():
             doc = self.docs[d]
-            if ruleset is None:
-                if not doc.listed:
-                    continue
-            elif doc.ruleset is not None and doc.ruleset != ruleset:
+            if not self._in_scope(doc, ruleset):
                 continue
-            if phrase and any(phrase == t or compact == t or qkey == t for t in doc.exact) or q in doc.exact:
-                s += 40.0
+            if phrase and any(t in (phrase, compact, qkey, q, qja) for t in doc.exact):
+                # a glossary term named exactly comes first: it explains the word and links on
+                s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
             elif qstems and any(_contains(t, qstems) for t in doc.title_stems):
-                s += 12.0
-            if qset and doc.title_stems:
-                s += 8.0 * max(sum(1 for w in t if w in qset) / len(t) for t in doc.title_stems if t) \
-                    if any(doc.title_stems) else 0.0
+                s += PHRASE_BONUS
+            if qset and any(doc.title_stems):
+                s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
+                                             for t in doc.title_stems if t)
             # one result per foul and ruleset: the foul's page shows all its rows
             key = (doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
             if key not in best or s > best[key][0]:
                 best[key] = (s, d)
         out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
-        return [_with_score(self.docs[d].hit, s) for s, d in out[:limit]]
+        if ruleset is None:
+            # across rulesets, the same foul's rows after the first count half, so that one foul's
+            # five tables do not push every section and term off the first screen
+            seen_fouls: set[str] = set()
+            damped = []
+            for s, d in out:
+                foul = self.docs[d].foul
+                if foul is not None:
+                    if foul in seen_fouls:
+                        s *= 0.5
+                    seen_fouls.add(foul)
+                damped.append((s, d))
+            out = sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        else:
+            # with a tournament chosen the first three places go to its rulings; terms follow
+            rulings = [x for x in out if self.docs[x[1]].hit.kind != "term"]
+            head = rulings[:3]
+            out = head + [x for x in out if x not in head]
+        return out
+
+    def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
+        """Penalty rows of *other* rulesets for the fouls this query finds that ``ruleset``'s
+        table has no row for ("not covered by AZRM — here is what WRC and EMA say"), best first.
+
+        A foul counts when one of its rows is among the first three rulings of the unfiltered
+        search, or when the filtered search finds no ruling at all (then the first rulings of the
+        unfiltered search are given). Empty when ``ruleset`` covers what was found."""
+        filtered = [x for x in self._ranked(query, ruleset) if self.docs[x[1]].hit.kind != "term"]
+        unfiltered = [x for x in self._ranked(query, None) if self.docs[x[1]].hit.kind != "term"]
+        if not unfiltered:
+            return []
+        if not filtered:
+            picks = unfiltered[:limit]
+        else:
+            top = filtered[0][0]
+            picks = [x for x in unfiltered[:3]
+                     if self.docs[x[1]].foul is not None
+                     and (ruleset, self.docs[x[1]].foul) not in self._rows_of
+                     and x[0] >= 0.6 * top]
+        return [_with_score(self.docs[d].hit, s) for s, d in picks[:limit]]
 
 
 _KIND_ORDER = {"term": 0, "rule": 1, "penalty": 2}

@@ -1,0 +1,70 @@
+"""The search evaluation set (``search_eval.toml``): judge incidents typed as people type them, with
+the rulings a judge needs under each ruleset, and recall@3 over it.
+
+The set was written from the sources, not from the search: everyday English, Japanese and romaji,
+each case naming, per ruleset that covers the incident, the penalty rows (``penalty:<foul id>``)
+and sections (``rule:<ref>``) that answer it; any one counts. Cases are split into ``dev`` (looked
+at while tuning the ranking) and ``heldout`` (only measured).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+EVAL_FILE = Path(__file__).with_name("search_eval.toml")
+
+
+@dataclass(frozen=True)
+class Case:
+    query: str
+    lang: str
+    split: str
+    expect: dict[str, frozenset[str]]
+
+
+def load_cases(path: Path = EVAL_FILE) -> list[Case]:
+    with open(path, "rb") as fh:
+        doc = tomllib.load(fh)
+    return [Case(c["query"], c["lang"], c["split"], {rs: frozenset(v) for rs, v in c["expect"].items()})
+            for c in doc["case"]]
+
+
+def first_rulings(library, query: str, ruleset: str, n: int = 3) -> list[str]:
+    """The first ``n`` rulings (sections and penalty rows, not glossary terms) of the search
+    narrowed to ``ruleset``, as ``kind:ref``."""
+    hits = library.search(query, ruleset=ruleset)
+    return [f"{h.kind}:{h.ref}" for h in hits if h.kind != "term"][:n]
+
+
+@dataclass
+class Recall:
+    hits: int = 0
+    total: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.hits / self.total if self.total else 1.0
+
+
+def recall_at_3(library, cases: list[Case]) -> tuple[dict[str, Recall], list[tuple[Case, str, list[str]]]]:
+    """Recall@3 per ruleset over ``cases`` (a case counts once for each ruleset it lists), and the
+    misses as ``(case, ruleset, the first three rulings found)``."""
+    per: dict[str, Recall] = defaultdict(Recall)
+    misses = []
+    for case in cases:
+        for rs, want in case.expect.items():
+            got = first_rulings(library, case.query, rs)
+            per[rs].total += 1
+            if want & set(got):
+                per[rs].hits += 1
+            else:
+                misses.append((case, rs, got))
+    return dict(per), misses
+
+
+def table(per: dict[str, Recall]) -> str:
+    lines = [f"{rs:18} {r.hits:4}/{r.total:<4} {100 * r.rate:5.1f} %" for rs, r in sorted(per.items())]
+    return "\n".join(lines)
