@@ -219,14 +219,17 @@ def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
 
 
+_REF_IN = re.compile(r"([0-9]+(?:\.[0-9]+)+)\s*(?:\(\s*([0-9]+)\s*\))?")
+
+
 def ref_keys(ref: str) -> list[tuple[str, str | None]]:
     """The (section number, item) pairs a source reference names: ``"12.3.1 (2)"`` ->
-    ``[("12.3.1", "2")]``, ``"3.3.8, 3.4.7"`` -> ``[("3.3.8", None), ("3.4.7", None)]``."""
-    out = []
-    for part in ref.split(","):
-        m = _REF.match(part.strip())
-        if m:
-            out.append((m.group(1), m.group(2)))
+    ``[("12.3.1", "2")]``, ``"3.3.8, 3.4.7"`` -> ``[("3.3.8", None), ("3.4.7", None)]``,
+    ``"Regular penalty 12.3.6 (4)"`` -> ``[("12.3.6", "4")]``; a bare section number ("2.2")
+    gives itself."""
+    out = [(m.group(1), m.group(2)) for m in _REF_IN.finditer(ref)]
+    if not out and ref.strip().isdigit():
+        out.append((ref.strip(), None))
     return out
 
 
@@ -320,7 +323,7 @@ class SearchIndex:
                     titles=(fold(s.title),), title_stems=(stems(s.title),),
                     exact=_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
                 self._add(d, s.title, W_TITLE)
-                self._add(d, s.text, W_TEXT)
+                self._add(d, s.text, W_TEXT * 2.0)
                 self._add_ja(d, s.title_ja, W_TITLE, name=True)
                 self._add_ja(d, s.text, W_TEXT)
                 self._sections[s.ref].append(d)
@@ -581,33 +584,31 @@ class SearchIndex:
                     seen_fouls.add(foul)
                 damped.append((s, d))
             out = sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
-        else:
-            # with a tournament chosen the first three places go to its rulings; terms follow
-            rulings = [x for x in out if self.docs[x[1]].hit.kind != "term"]
-            head = rulings[:3]
-            out = head + [x for x in out if x not in head]
         return out
 
     def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
         """Penalty rows of *other* rulesets for the fouls this query finds that ``ruleset``'s
-        table has no row for ("not covered by AZRM — here is what WRC and EMA say"), best first.
+        table has no row for ("not covered by AZRM — here is what WRC and EMA say"), best first,
+        one row per foul and ruleset.
 
-        A foul counts when one of its rows is among the first three rulings of the unfiltered
-        search, or when the filtered search finds no ruling at all (then the first rulings of the
-        unfiltered search are given). Empty when ``ruleset`` covers what was found."""
+        A foul counts when one of its rows is among the first three rulings of the search over
+        every ruleset and scores at least as well as the best ruling ``ruleset`` has for the query
+        (or ``ruleset`` has none). Empty when ``ruleset`` covers what was found."""
         filtered = [x for x in self._ranked(query, ruleset) if self.docs[x[1]].hit.kind != "term"]
         unfiltered = [x for x in self._ranked(query, None) if self.docs[x[1]].hit.kind != "term"]
-        if not unfiltered:
-            return []
-        if not filtered:
-            picks = unfiltered[:limit]
-        else:
-            top = filtered[0][0]
-            picks = [x for x in unfiltered[:3]
-                     if self.docs[x[1]].foul is not None
-                     and (ruleset, self.docs[x[1]].foul) not in self._rows_of
-                     and x[0] >= 0.6 * top]
-        return [_with_score(self.docs[d].hit, s) for s, d in picks[:limit]]
+        own_best = filtered[0][0] if filtered else 0.0
+        fouls = [self.docs[d].foul for s, d in unfiltered[:3]
+                 if self.docs[d].foul is not None and s >= own_best
+                 and (ruleset, self.docs[d].foul) not in self._rows_of]
+        picks: dict[tuple[str, str], tuple[float, int]] = {}
+        for s, d in self._ranked(query, None):
+            doc = self.docs[d]
+            if doc.foul in fouls and doc.ruleset != ruleset:
+                key = (doc.foul, doc.ruleset)
+                if key not in picks:
+                    picks[key] = (s, d)
+        out = sorted(picks.values(), key=lambda x: (fouls.index(self.docs[x[1]].foul), -x[0]))
+        return [_with_score(self.docs[d].hit, s) for s, d in out[:limit]]
 
 
 _KIND_ORDER = {"term": 0, "rule": 1, "penalty": 2}
