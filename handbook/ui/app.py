@@ -14,6 +14,8 @@ from typing import Any
 
 import flet as ft
 
+from handbook.core.search import warm_lemmatizer
+
 from handbook import i18n
 from handbook.core.model import Library
 from handbook.paths import ASSETS_DIR
@@ -214,6 +216,8 @@ def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[
         # the search index is built after the first frame, before the first keystroke needs it
         await asyncio.sleep(0)
         lib.warm()
+        await asyncio.sleep(0)
+        warm_lemmatizer()
 
     return app_main
 

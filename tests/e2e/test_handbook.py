@@ -162,11 +162,11 @@ def ruleset_picker(hb):
 
 
 def choose_ruleset(hb, short_name: str) -> None:
-    hb.tap(ruleset_picker(hb), expect="Rakkii Nomi 2026")  # the open menu lists every ruleset
+    hb.tap(ruleset_picker(hb), expect="WRC lower")  # the open menu lists every ruleset
     option = (hb.page.get_by_role("button", name=short_name, exact=True)
               .or_(hb.page.get_by_role("menuitem", name=short_name, exact=True))
               .or_(hb.page.get_by_role("option", name=short_name, exact=True))).filter(visible=True).first
-    hb.tap(option, expect=lambda: not hb.has_text("Rakkii Nomi 2026"))
+    hb.tap(option, expect=lambda: not hb.has_text("WRC lower"))
 
 
 def only_azrm_results(hb) -> None:
@@ -301,3 +301,24 @@ def test_no_request_leaves_127_0_0_1(hb, context):
     assert any(u.endswith("/main.dart.js") or "/main.dart." in u for u in log.urls), log.urls
     assert any(u.startswith(("ws://127.0.0.1", "ws://localhost")) for u in log.urls), "no WebSocket seen"
     assert log.offenders() == []
+
+
+# ------------------------------------------------------------------ the tournament's ruleset chosen
+
+
+@pytest.mark.parametrize(("query", "foul"), [
+    pytest.param("多牌", "wrong-tile-count", id="japanese"),
+    pytest.param("showed his tiles by accident", "revealed-tiles", id="everyday-english"),
+])
+def test_with_rakkii_nomi_chosen_a_judges_words_open_the_wrc_lower_row(hb, library, query, foul):
+    """Rakkii Nomi 2026 plays the WRC lower column: a Japanese word and an everyday description
+    reach that row, and its page shows the lower penalty (read from the content)."""
+    row = library.rulesets["wrc-2025-lower"].rows(foul)[0]
+    assert library.rulesets["rakkii-nomi-2026"].rows(foul)[0].penalty == row.penalty
+    hb.open("/", ready="Search")
+    choose_ruleset(hb, "Rakkii Nomi 2026")
+    hb.type_into("Search", query)
+    result = hb.find("Rakkii Nomi 2026", row.foul)
+    hb.tap(result, expect=lambda: hb.route() == f"/penalties/rakkii-nomi-2026/{foul}")
+    hb.wait_for_text(row.penalty)
+    hb.screenshot(f"rakkii-{foul}")

@@ -83,7 +83,9 @@ def to_result(library: Library, hit: Hit) -> Result:
     if hit.kind == "penalty":
         rs = library.rulesets[hit.ruleset or ""]
         row = _row_for(library, hit)
+        foul = library.fouls.get(hit.ref)
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
+                      subtitle=foul.japanese[0] if foul else "",
                       penalty=(row.penalty if row else hit.subtitle) or "")
     term = None
     try:
@@ -109,6 +111,14 @@ def run_search(library: Library, query: str, ruleset: str | None = None,
     if not query.strip():
         return []
     return group_results(library, library.search(query, ruleset=ruleset, limit=limit))
+
+
+def run_elsewhere(library: Library, query: str, ruleset: str | None) -> list[Result]:
+    """Rows of other rulesets for what ``query`` finds that ``ruleset`` does not cover (none
+    without a ruleset chosen): see :meth:`Library.elsewhere`."""
+    if not ruleset or not query.strip():
+        return []
+    return [to_result(library, h) for h in library.elsewhere(query, ruleset)]
 
 
 # ---------------------------------------------------------------------------- flet
@@ -232,6 +242,14 @@ def build(ctx: AppContext) -> ft.View:
             results.controls = (result_controls(ctx, groups, open_result, expanded=expanded,
                                                 on_expand=expand) if groups
                                 else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+            others = run_elsewhere(ctx.library, q, ctx.ruleset)
+            if others:
+                # the chosen tournament first; what it lacks, from the other rulesets, marked as theirs
+                results.controls[0:0] = [
+                    section_heading(_("Not covered by {ruleset} — what other rulesets say").format(
+                        ruleset=ctx.short(ctx.ruleset))),
+                    *[result_tile(ctx, r, open_result) for r in others],
+                ]
         else:
             results.controls = start_controls(ctx)
 
