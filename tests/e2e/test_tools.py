@@ -44,7 +44,7 @@ def test_strike_window_and_a_bad_date(hb):
     hb.type_into("Strike dates", "2026-04-10\n2026-04-10\n2026-04-10")
     hb.wait_for_text("Standing: Suspended")
     assert _lines(hb, "Suspension: Apr 10, 2026 to Apr 23, 2026 (both included)")
-    assert hb.has_text("Strikes that caused a Suspension still count toward the next one")
+    assert hb.has_text("Strikes that caused one still count toward the next")
     hb.type_into("Strike dates", "2026-04-10\n2026-13-01")
     hb.wait_for_text("strikes: item 2, '2026-13-01', is not a date (YYYY-MM-DD)")
 
