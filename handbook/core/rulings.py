@@ -133,7 +133,8 @@ class FinalSpec:
     ``start`` table points each player starts with; ``uma`` P for places 1–4 (sums to 0);
     ``deposits`` who takes riichi sticks left on the table: ``"winner"`` (EMA RCR §3.6),
     ``"first"`` (Rakkii Nomi §2.2) or ``"lost"`` (WRC 2025); ``sources`` maps ``"procedure"``,
-    ``"start"``, ``"uma"``, ``"deposits"`` and ``"penalties"`` to ``(ruleset id, section ref)``
+    ``"uma"``, ``"deposits"`` and, where the data cites one, ``"start"`` and ``"penalties"`` to
+    ``(ruleset id, section ref)``
     (a ruleset that follows another's procedure cites that ruleset's sections)."""
 
     ruleset: str
@@ -189,13 +190,14 @@ def _final_specs(col, file: str, raws: Mapping[str, tuple[str, dict]]) -> dict[s
             merged.update(braw)
             sources.update({k: (base, braw[k + "_ref"]) for k in ("start", "uma", "deposits", "penalties")
                             if k + "_ref" in braw})
-            sources.update({k: (base, braw["ref"]) for k in ("start", "uma", "deposits")
-                            if k not in sources})
+            sources.update({k: (base, braw["ref"]) for k in ("uma", "deposits") if k not in sources})
         merged.update({k: v for k, v in raw.items() if k != "notes"})
         notes += raw.get("notes", [])
-        for k in ("start", "uma", "deposits"):
+        for k in ("uma", "deposits"):
             if k in raw:
                 sources[k] = (rid, raw.get(k + "_ref", raw["ref"]))
+        if "start_ref" in raw:
+            sources["start"] = (rid, raw["start_ref"])
         if "penalties_ref" in raw:
             sources["penalties"] = (rid, raw["penalties_ref"])
         sources["procedure"] = (rid, raw["ref"])

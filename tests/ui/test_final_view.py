@@ -75,7 +75,9 @@ def test_final_screen_from_typed_scores(ctx):
     assert "Enter the four table scores." in shown(v)
     for seat, score in zip("ESWN", ["22000", "45000", "16000", "38000"], strict=True):
         type_into(v, f"score-{seat}", score)
-    assert by_key(v, "score-S").value == "45,000"  # grouped as typed
+    assert by_key(v, "score-S").value == "45000"
+    by_key(v, "score-S").on_blur(Event(by_key(v, "score-S")))
+    assert by_key(v, "score-S").value == "45,000"  # grouped when the box loses focus
     assert "1,000 over" in shown(v)             # 121,000 and no sticks left: one too many
     type_into(v, "score-N", "36000")
     assert "1,000 short — one riichi stick not counted?" in shown(v)

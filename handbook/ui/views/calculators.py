@@ -743,9 +743,11 @@ def sum_error_text(exc: "handbook.ScoreSumError", _: Callable[[str], str]) -> st
                                       exc.sticks).format(n=exc.sticks)
     elif exc.off > 0 and exc.sticks:
         head += " — " + _("riichi sticks counted twice (in a score and as left on the table)?")
-    return _("The scores do not add up: {detail}. The four scores plus the riichi sticks left must make "
-             "{expected}; they make {total}.").format(detail=head, expected=i18n.format_decimal(exc.expected),
-                                                      total=i18n.format_decimal(exc.total))
+    if not head.endswith("?"):
+        head += "."
+    return " ".join([_("The scores do not add up: {detail}").format(detail=head),
+                     _("The four scores plus the riichi sticks left must make {expected}; they make {total}.").format(
+                         expected=i18n.format_decimal(exc.expected), total=i18n.format_decimal(exc.total))])
 
 
 class _FinalState:
@@ -801,13 +803,14 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
         start=i18n.format_decimal(f.start)), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
     facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u) for u in f.uma_scheme)), "uma"),
              (_("Riichi sticks left: {rule}").format(rule=_(DEPOSIT_RULE_NAMES[f.deposits_to])), "deposits"),
-             (_("Starting points {start}").format(start=i18n.format_decimal(f.start)), "start")]
-    if "penalties" in f.sources:
-        facts.append((_("Penalties come off the final score"), "penalties"))
+             (_("Starting points {start}").format(start=i18n.format_decimal(f.start)), "start"),
+             (_("Penalties come off the final score"), "penalties")]
     for text, what in facts:
+        if what not in f.sources:
+            continue
         rid, ref = f.sources[what]
-        rows.append(ft.Row([ft.Text(text, size=BODY, expand=True),
-                            _link(ctx, source_link(lib, rid, ref))], wrap=True))
+        rows.append(ft.Column([ft.Text(text, size=BODY, weight=ft.FontWeight.W_600),
+                               _link(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
     if f.notes:
         rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
         rows += _notes(f.notes)
@@ -874,12 +877,19 @@ def build_final(ctx: AppContext) -> ft.View:
 
     def score_changed(seat: str):
         def changed(e) -> None:
-            grouped = group_as_typed(e.control.value or "")
-            if grouped != (e.control.value or ""):
-                e.control.value = grouped
-            st.scores[seat] = grouped
+            st.scores[seat] = e.control.value or ""
             refresh()
         return changed
+
+    def score_left(seat: str):
+        """Group the thousands when the box loses focus (not per key: a value rewritten by the
+        server while the judge types could drop a key)."""
+        def left(e) -> None:
+            grouped = group_as_typed(e.control.value or "")
+            if grouped != (e.control.value or ""):
+                e.control.value = st.scores[seat] = grouped
+                update_page(ctx)
+        return left
 
     def flip(seat: str) -> None:
         st.scores[seat] = boxes[seat].value = group_as_typed(flip_sign(boxes[seat].value or ""))
@@ -911,6 +921,7 @@ def build_final(ctx: AppContext) -> ft.View:
         name = _(FINAL_SEAT_NAMES[seat])
         boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), st.scores[seat],
                                   score_changed(seat), key=f"score-{seat}")
+        boxes[seat].on_blur = score_left(seat)
         pen = _points_box(_("{seat} — penalty P").format(seat=name), st.penalties[seat],
                           penalty_changed(seat), key=f"pen-{seat}", width=110)
         score_rows.append(ft.Row([
