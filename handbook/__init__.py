@@ -13,13 +13,24 @@ import functools
 
 from handbook.core.load import ContentError, Problem, load_library
 from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
-from handbook.core.rulings import SEATS, SOURCES, ChomboSettlement, Ruling, chombo, revealed_tiles
+from handbook.core.final import FinalRow, FinalScore, ScoreSumError, final_score
+from handbook.core.rulings import (
+    SEATS,
+    SOURCES,
+    ChomboSettlement,
+    Choice,
+    Ruling,
+    chombo,
+    chombo_fouls,
+    revealed_tiles,
+)
 from handbook.core.strikes import StrikeStatus, strike_status
 
 __all__ = [
-    "Chapter", "ChomboSettlement", "ContentError", "Hit", "Library", "Penalty", "PenaltyRow",
-    "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES", "Section", "StrikeStatus", "Term",
-    "chombo", "default_library", "load_library", "revealed_tiles", "strike_status",
+    "Chapter", "ChomboSettlement", "Choice", "ContentError", "FinalRow", "FinalScore", "Hit",
+    "Library", "Penalty", "PenaltyRow", "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES",
+    "ScoreSumError", "Section", "StrikeStatus", "Term", "chombo", "chombo_fouls", "default_library",
+    "final_score", "load_library", "revealed_tiles", "strike_status",
 ]
 
 

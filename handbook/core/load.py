@@ -348,8 +348,11 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             for note in (*spec.notes, *spec.wall_notes, *band.notes):
                 links(note, rid, "rulings.toml", f"revealed_tiles {rid}", "a note")
     for rid, spec in rulings_data.chombo.items():
-        for note in spec.get("notes", ()):
+        for note in (*spec.get("notes", ()), *([spec["points_note"]] if "points_note" in spec else [])):
             links(note, rid, "rulings.toml", f"chombo {rid}", "a note")
+    for rid, fspec in rulings_data.final.items():
+        for note in (*fspec.own_notes, *(ex.text for ex in fspec.examples)):
+            links(note, rid, "rulings.toml", f"final_score {rid}", "a note")
 
     if col.problems:
         raise ContentError(col.problems)

@@ -42,6 +42,21 @@ class Ruling:
     notes: tuple[str, ...] = ()
     ruleset: str = ""
     foul: str | None = None
+    wording: str | None = None
+    choices: tuple["Choice", ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One outcome the source leaves to the referee's call: ``penalty``, ``points`` (P),
+    ``wording`` as the source words it, ``ref`` where it is written, ``when`` the circumstance
+    the source names for it (its row's foul text), if any."""
+
+    penalty: Penalty
+    points: int
+    wording: str
+    ref: str
+    when: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +78,8 @@ class ChomboSettlement:
     ref: str
     notes: tuple[str, ...] = ()
     ruleset: str = ""
+    foul: str | None = None
+    foul_id: str | None = None
 
 
 # --- the rulings data ------------------------------------------------------------------------
@@ -78,6 +95,8 @@ class _Band:
     ref: str
     notes: tuple[str, ...]
     foul: str | None
+    wording: str | None = None
+    choices: tuple[Choice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +112,116 @@ class _Revealed:
 class Rulings:
     revealed: Mapping[str, _Revealed] = field(default_factory=dict)
     chombo: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    final: Mapping[str, "FinalSpec"] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A worked example a source gives for tied players: the places ``tied`` (1–4) and the uma
+    (P) it says each of them gets; ``text`` says where and what, for the notes."""
+
+    tied: tuple[int, ...]
+    uma: int | float
+    text: str
+    source: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSpec:
+    """How one ruleset finishes a hanchan (``content/rulings.toml``, ``[[final_score]]``).
+
+    ``start`` table points each player starts with; ``uma`` P for places 1–4 (sums to 0);
+    ``deposits`` who takes riichi sticks left on the table: ``"winner"`` (EMA RCR §3.6),
+    ``"first"`` (Rakkii Nomi §2.2) or ``"lost"`` (WRC 2025); ``sources`` maps ``"procedure"``,
+    ``"uma"``, ``"deposits"`` and, where the data cites one, ``"start"`` and ``"penalties"`` to
+    ``(ruleset id, section ref)``
+    (a ruleset that follows another's procedure cites that ruleset's sections)."""
+
+    ruleset: str
+    ref: str
+    start: int
+    uma: tuple[int, ...]
+    deposits: str
+    sources: Mapping[str, tuple[str, str]]
+    notes: tuple[str, ...] = ()
+    own_notes: tuple[str, ...] = ()
+    examples: tuple[Example, ...] = ()
+
+
+DEPOSIT_RULES = ("winner", "first", "lost")
+FINAL_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["ruleset", "ref"],
+    "properties": {
+        "ruleset": {"type": "string"}, "ref": {"type": "string", "minLength": 1},
+        "follows": {"type": "string", "minLength": 1},
+        "start": {"type": "integer", "minimum": 1},
+        "uma": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "integer"}},
+        "deposits": {"enum": list(DEPOSIT_RULES)},
+        **{k: {"type": "string", "minLength": 1}
+           for k in ("start_ref", "uma_ref", "deposits_ref", "penalties_ref")},
+        "notes": {"type": "array", "items": {"type": "string", "minLength": 1}},
+        "example": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["tied", "uma", "text"],
+            "properties": {"tied": {"type": "array", "minItems": 2, "maxItems": 4,
+                                    "items": {"type": "integer", "minimum": 1, "maximum": 4}},
+                           "uma": {"type": "number"}, "ref": {"type": "string", "minLength": 1},
+                           "text": {"type": "string", "minLength": 1}}}},
+    },
+}
+
+
+def _final_specs(col, file: str, raws: Mapping[str, tuple[str, dict]]) -> dict[str, FinalSpec]:
+    """Resolve ``follows`` (one level: the followed entry gives the start, uma and deposit rule
+    this one leaves out, citing its own sections; notes are not inherited) and check (HB050)."""
+    out: dict[str, FinalSpec] = {}
+    for rid, (entry, raw) in raws.items():
+        merged: dict[str, Any] = {}
+        sources: dict[str, tuple[str, str]] = {}
+        notes: list[str] = []
+        base = raw.get("follows")
+        if base is not None:
+            if base not in raws:
+                col.add("HB050", file, entry, f"follows {base!r}, which has no final_score entry")
+                continue
+            braw = raws[base][1]
+            if "follows" in braw:
+                col.add("HB050", file, entry, f"follows {base!r}, which itself follows another ruleset")
+                continue
+            merged.update(braw)
+            sources.update({k: (base, braw[k + "_ref"]) for k in ("start", "uma", "deposits", "penalties")
+                            if k + "_ref" in braw})
+            sources.update({k: (base, braw["ref"]) for k in ("uma", "deposits") if k not in sources})
+        merged.update({k: v for k, v in raw.items() if k != "notes"})
+        notes += raw.get("notes", [])
+        for k in ("uma", "deposits"):
+            if k in raw:
+                sources[k] = (rid, raw.get(k + "_ref", raw["ref"]))
+        if "start_ref" in raw:
+            sources["start"] = (rid, raw["start_ref"])
+        if "penalties_ref" in raw:
+            sources["penalties"] = (rid, raw["penalties_ref"])
+        sources["procedure"] = (rid, raw["ref"])
+        missing = [k for k in ("start", "uma", "deposits") if k not in merged]
+        if missing:
+            col.add("HB050", file, entry, f"no {', '.join(missing)}: give it or follow a ruleset that has it")
+            continue
+        uma = tuple(merged["uma"])
+        if sum(uma) != 0 or list(uma) != sorted(uma, reverse=True):
+            col.add("HB050", file, entry, f"uma {list(uma)} must fall from first to fourth place and add up to 0")
+            continue
+        examples = []
+        for ex in raw.get("example", []):
+            tied = tuple(ex["tied"])
+            if list(tied) != list(range(tied[0], tied[0] + len(tied))) or tied[-1] > 4:
+                col.add("HB050", file, entry, f"example tied places {list(tied)} are not consecutive places 1–4")
+                break
+            examples.append(Example(tied, ex["uma"], ex["text"], (rid, ex.get("ref", raw["ref"]))))
+        else:
+            out[rid] = FinalSpec(ruleset=rid, ref=raw["ref"], start=merged["start"], uma=uma,
+                                 deposits=merged["deposits"], sources=MappingProxyType(sources),
+                                 notes=tuple(dict.fromkeys(notes)), own_notes=tuple(raw.get("notes", ())),
+                                 examples=tuple(examples))
+    return out
 
 
 def _find_row(rs: "Ruleset", foul: str) -> "PenaltyRow | None":
@@ -112,13 +241,20 @@ _BAND = {
         "sources": {"type": "array", "items": {"enum": list(SOURCES)}, "minItems": 1},
         "penalty": {"enum": _KINDS}, "points": {"type": "integer", "minimum": 0},
         "row": {"type": "string", "minLength": 1}, "ref": {"type": "string", "minLength": 1},
-        "notes": _STRS,
+        "notes": _STRS, "wording": {"type": "string", "minLength": 1},
+        "choices": {"type": "array", "minItems": 2, "items": {
+            "type": "object", "additionalProperties": False, "required": [],
+            "properties": {"row": {"type": "string", "minLength": 1}, "penalty": {"enum": _KINDS},
+                           "points": {"type": "integer", "minimum": 0},
+                           "wording": {"type": "string", "minLength": 1},
+                           "ref": {"type": "string", "minLength": 1}}}},
     },
 }
 SCHEMAS = {
     "band": _BAND,
     "rulings": {"type": "object", "additionalProperties": False, "required": [],
-                "properties": {"revealed_tiles": {"type": "array"}, "chombo": {"type": "array"}}},
+                "properties": {"revealed_tiles": {"type": "array"}, "chombo": {"type": "array"},
+                               "final_score": {"type": "array"}}},
     "revealed_tiles": {
         "type": "object", "additionalProperties": False,
         "required": ["ruleset", "ref", "during_deal", "band"],
@@ -136,13 +272,14 @@ SCHEMAS = {
             "points": {"type": "integer", "minimum": 0}, "strike": {"type": "boolean"},
             "redeal": {"type": "boolean"}, "deposits_returned": {"type": "boolean"},
             "honba_added": {"type": "boolean"}, "dealer_rotates": {"type": "boolean"},
-            "notes": _STRS,
+            "notes": _STRS, "points_note": {"type": "string", "minLength": 1},
             "payment": {"type": "object", "additionalProperties": False,
                         "required": ["to_dealer", "to_others", "dealer_pays_each"],
                         "properties": {k: {"type": "integer", "minimum": 0}
                                        for k in ("to_dealer", "to_others", "dealer_pays_each")}},
         },
     },
+    "final_score": FINAL_SCHEMA,
 }
 
 
@@ -162,16 +299,32 @@ def _band(col, file: str, entry: str, rs: "Ruleset", raw: dict, default_ref: str
     if hi is not None and hi < lo:
         col.add("HB050", file, entry, f"max {hi} is below min {lo}")
         return None
+    choices = []
+    for j, c in enumerate(raw.get("choices", ())):
+        crow = _find_row(rs, c["row"]) if "row" in c else None
+        if "row" in c and crow is None:
+            col.add("HB050", file, entry, f"choice {j + 1}: row {c['row']!r} is not a foul in the {rs.id} penalty table")
+            return None
+        ckind = c.get("penalty") or (crow.kind.value if crow and crow.kind else None)
+        cwording = c.get("wording") or (crow.penalty if crow else None)
+        if ckind is None or not cwording:
+            col.add("HB005", file, entry, f"choice {j + 1}: give `penalty` and `wording`, or cite a `row` that has them")
+            return None
+        choices.append(Choice(Penalty(ckind), int(c.get("points", crow.points if crow and crow.points else 0)),
+                              cwording, c.get("ref") or (crow.ref if crow and crow.ref else default_ref),
+                              crow.foul if crow else None))
     return _Band(min=lo, max=hi, sources=tuple(raw.get("sources", SOURCES)), penalty=Penalty(kind),
                  points=int(points), strike=bool(row.strike) if row and row.strike else False,
                  ref=raw.get("ref") or (row.ref if row and row.ref else default_ref),
-                 notes=tuple(raw.get("notes", ())), foul=row.foul if row else None)
+                 notes=tuple(raw.get("notes", ())), foul=row.foul if row else None,
+                 wording=raw.get("wording") or (row.penalty if row and row.penalty else None),
+                 choices=tuple(choices))
 
 
 def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset"],
                   known: set[str] | None = None) -> Rulings:
     """Read ``rulings.toml`` against its closed schema (codes HB001–HB005, HB050) for
-    :func:`revealed_tiles` and :func:`chombo`. Entries for a ruleset that is listed but failed
+    :func:`revealed_tiles`, :func:`chombo` and :func:`handbook.core.final.final_score`. Entries for a ruleset that is listed but failed
     its own checks (``known`` but not in ``rulesets``) are skipped without a second report."""
     known = set(rulesets) if known is None else known
     path = root / "rulings.toml"
@@ -222,7 +375,8 @@ def check_rulings(col: "_Collector", root: Path, rulesets: Mapping[str, "Ruleset
         revealed[rid] = _Revealed(ref, deal, tuple(bands), tuple(raw.get("notes", ())),
                                   tuple(raw.get("wall_notes", ())))
     chombo_specs = {rid: raw for rid, _entry, raw in entries("chombo")}
-    return Rulings(MappingProxyType(revealed), MappingProxyType(chombo_specs))
+    final = _final_specs(col, file, {rid: (entry, raw) for rid, entry, raw in entries("final_score")})
+    return Rulings(MappingProxyType(revealed), MappingProxyType(chombo_specs), MappingProxyType(final))
 
 
 def _library() -> "Library":
@@ -271,10 +425,25 @@ def revealed_tiles(ruleset: str, tiles: int, *, source: str = "hand", during_dea
     if source in ("wall", "dead_wall") and not during_deal:
         notes += spec.wall_notes
     return Ruling(penalty=b.penalty, points=b.points, strike=b.strike,
-                  ref=b.ref, notes=tuple(dict.fromkeys(notes)), ruleset=rid, foul=b.foul)
+                  ref=b.ref, notes=tuple(dict.fromkeys(notes)), ruleset=rid, foul=b.foul,
+                  wording=b.wording, choices=b.choices)
 
 
-def chombo(ruleset: str, offender: str, *, library: "Library | None" = None) -> ChomboSettlement:
+def chombo_fouls(ruleset: str, *, library: "Library | None" = None) -> list["PenaltyRow"]:
+    """The fouls :func:`chombo` accepts for ``ruleset``: for each foul id of its penalty table that
+    has a chombo row, the first such row (source order). Raises ``ValueError`` for an unknown
+    ruleset."""
+    lib = library or _library()
+    rid = _check_ruleset(ruleset, _rulings(lib).chombo, "chombo")
+    out: dict[str, "PenaltyRow"] = {}
+    for r in lib.rulesets[rid].penalties:
+        if r.kind is Penalty.CHOMBO and r.id not in out:
+            out[r.id] = r
+    return list(out.values())
+
+
+def chombo(ruleset: str, offender: str, *, foul: str | None = None,
+           library: "Library | None" = None) -> ChomboSettlement:
     """How a chombo by the player in seat ``offender`` (``"E"``, ``"S"``, ``"W"``, ``"N"``; East is
     the dealer) is settled.
 
@@ -282,8 +451,14 @@ def chombo(ruleset: str, offender: str, *, library: "Library | None" = None) -> 
     2,000 to each other player; East pays 4,000 to each). WRC 2025: 30P (lower column 20P) from
     the tournament score, no payment. AZRM §1.4: Chombo 30P from the Season Points, table score
     unchanged, a Strike. In each, the hand is re-dealt, riichi deposits go back to their owners, no
-    honba is added and the dealer does not rotate. Raises ``ValueError`` for an unknown ruleset
-    or seat.
+    honba is added and the dealer does not rotate.
+
+    ``foul`` is a ``PenaltyRow.id`` of the ruleset's table (``None``: the ruleset's usual chombo):
+    the points (P), the Strike and the ref then come from that foul's first chombo row — e.g. the
+    WRC lower column's "Declaring tenpai before the end (showing the hand) — Chonbo 30P" where the
+    column's usual chombo is 20P; a row that says only "Chonbo" gives the usual points. Raises
+    ``ValueError`` naming the argument, the value and the allowed values for an unknown ruleset or
+    seat, a foul id the table lacks, or a foul whose rows hold no chombo.
     """
     lib = library or _library()
     data = _rulings(lib).chombo
@@ -291,6 +466,34 @@ def chombo(ruleset: str, offender: str, *, library: "Library | None" = None) -> 
     if offender not in SEATS:
         raise ValueError(f"offender: must be a seat wind, one of {', '.join(SEATS)} (East is the dealer), got {offender!r}")
     spec = data[rid]
+    points, strike, ref = int(spec.get("points", 0)), bool(spec.get("strike", False)), spec["ref"]
+    notes = list(spec.get("notes", ()))
+    row = None
+    usual = points
+    if foul is not None:
+        allowed = [r.id for r in chombo_fouls(rid, library=lib)]
+        rows = lib.rulesets[rid].rows(foul) if isinstance(foul, str) else []
+        if not rows:
+            raise ValueError(f"foul: {foul!r} is not a foul of the {rid} penalty table; allowed (fouls with a "
+                             f"chombo row): None or one of {', '.join(allowed)}")
+        row = next((r for r in rows if r.kind is Penalty.CHOMBO), None)
+        if row is None:
+            raise ValueError(f"foul: {foul!r} has no chombo row in the {rid} penalty table "
+                             f"({'; '.join(f'{r.foul}: {r.penalty or chr(8212)}' for r in rows)}); allowed (fouls "
+                             f"with a chombo row): None or one of {', '.join(allowed)}")
+        if row.points is not None:
+            points = row.points
+        if row.strike is not None:
+            strike = row.strike
+        if leading_section(row.ref):
+            ref = row.ref
+        if row.points is None:
+            notes.insert(0, f"The table says “{row.penalty}” without points: the usual chombo, {points}P.")
+        elif points != usual:
+            notes.insert(0, f"This foul's row gives {points}P; the ruleset's usual chombo is {usual}P.")
+        notes.insert(0, f"The table: {row.foul} — {row.penalty}.")
+    elif "points_note" in spec:
+        notes.insert(0, spec["points_note"])
     pay = spec.get("payment", {})
     payments = dict.fromkeys(SEATS, 0)
     if pay:
@@ -304,8 +507,14 @@ def chombo(ruleset: str, offender: str, *, library: "Library | None" = None) -> 
             payments[seat] += amount
             payments[offender] -= amount
     return ChomboSettlement(
-        payments=MappingProxyType(payments), points=int(spec.get("points", 0)),
-        strike=bool(spec.get("strike", False)), redeal=bool(spec["redeal"]),
-        deposits_returned=bool(spec["deposits_returned"]), honba_added=bool(spec["honba_added"]),
-        dealer_rotates=bool(spec["dealer_rotates"]), ref=spec["ref"],
-        notes=tuple(spec.get("notes", ())), ruleset=rid)
+        payments=MappingProxyType(payments), points=points, strike=strike,
+        redeal=bool(spec["redeal"]), deposits_returned=bool(spec["deposits_returned"]),
+        honba_added=bool(spec["honba_added"]), dealer_rotates=bool(spec["dealer_rotates"]), ref=ref,
+        notes=tuple(dict.fromkeys(notes)), ruleset=rid, foul=row.foul if row else None,
+        foul_id=row.id if row else None)
+
+
+def leading_section(ref: str | None) -> bool:
+    """Whether a row's ref starts with a section number ("12.3.6 (4)", "2.2"), not a cross
+    reference in words ("Wrongly revealing tiles")."""
+    return bool(ref) and ref.strip()[:1].isdigit()

@@ -37,6 +37,7 @@ route               builder
 /tools/chombo       handbook.ui.views.calculators:build_chombo
 /tools/revealed     handbook.ui.views.calculators:build_revealed
 /tools/strikes      handbook.ui.views.calculators:build_strikes
+/tools/final        handbook.ui.views.calculators:build_final
 /ledger             handbook.ui.views.ledger:build_ledger
 /ledger/<player>    handbook.ui.views.ledger:build_player
 ==================  ============================================
@@ -104,6 +105,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/chombo", V + "calculators:build_chombo", "chombo", parent="/tools"),
     Route("/tools/revealed", V + "calculators:build_revealed", "revealed", parent="/tools"),
     Route("/tools/strikes", V + "calculators:build_strikes", "strikes", parent="/tools"),
+    Route("/tools/final", V + "calculators:build_final", "final", parent="/tools"),
     Route("/ledger", V + "ledger:build_ledger", "ledger", parent="/tools"),
     Route("/ledger/<player>", V + "ledger:build_player", "player", parent="/ledger"),
 )

@@ -44,7 +44,7 @@ def test_strike_window_and_a_bad_date(hb):
     hb.type_into("Strike dates", "2026-04-10\n2026-04-10\n2026-04-10")
     hb.wait_for_text("Standing: Suspended")
     assert _lines(hb, "Suspension: Apr 10, 2026 to Apr 23, 2026 (both included)")
-    assert hb.has_text("Strikes that caused a Suspension still count toward the next one")
+    assert hb.has_text("Strikes that caused one still count toward the next")
     hb.type_into("Strike dates", "2026-04-10\n2026-13-01")
     hb.wait_for_text("strikes: item 2, '2026-13-01', is not a date (YYYY-MM-DD)")
 
@@ -94,3 +94,36 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     chooser.value.set_files(str(exported[0]))
     hb.wait_for_text("Imported 0 record(s)")
     assert hb.has_text("1 already in the ledger")
+
+
+def test_end_of_hanchan_scores_to_result(hb):
+    """Tools → End of hanchan: four scores typed, the total that does not add up answered with by
+    how much, then the result per seat with its rules; the sign button; the plain text."""
+    hb.open("/tools", ready="End of hanchan")
+    hb.click_button("End of hanchan", expect=lambda: hb.route() == "/tools/final")
+    hb.open("/tools/final?ruleset=ema-rcr", ready="Enter the four table scores.")
+    for seat, score in (("East", "22000"), ("South", "45000"), ("West", "16000"), ("North", "36000")):
+        hb.type_into(f"{seat} — table points", score)
+    hb.wait_for_text("1,000 short — one riichi stick not counted?")
+    hb.screenshot("final-does-not-add-up")
+    hb.click_button("More riichi sticks", expect="South: rank 1, final +46P")
+    assert _lines(hb, "North: rank 2, final +16P") and _lines(hb, "West: rank 4, final \u221244P")
+    hb.type_into("South — penalty P", "20")
+    hb.wait_for_text("South: rank 1, final +26P")
+    hb.screenshot("final-result")
+    hb.click_button("Change the sign of West", expect="not add up")
+    hb.click_button("Change the sign of West", expect="South: rank 1, final +26P")
+    hb.page.mouse.move(200, 600)
+    hb.page.mouse.wheel(0, 2500)
+    hb.wait_for_text("Rule: EMA RCR §3.6.1")
+    hb.screenshot("final-rules")
+
+
+def test_chombo_by_foul_and_revealed_tiles_referees_call(hb):
+    hb.open("/tools/chombo?ruleset=rakkii-nomi-2026&foul=premature-tenpai-declaration",
+            ready="Points deducted: 30P")
+    hb.click_button("Foul")
+    hb.click_button("Usual chombo (20P)", expect="Points deducted: 20P")
+    hb.open("/tools/revealed?ruleset=wrc-2025&tiles=2&deal=1", ready="Penalty: Not penalized / Re-deal")
+    assert hb.has_text("The referee's call")
+    hb.tap(hb.role("switch", "During the deal"), expect="Penalty: Warning / 5P pp")

@@ -30,6 +30,7 @@ from handbook.ui.text import leading_ref, ref_label
 
 BIG = 30
 MEDIUM = 20
+USUAL = "usual"  # the chombo screen's foul picker: the ruleset's usual chombo
 BODY = 16
 SMALL = 14
 
@@ -43,9 +44,9 @@ PENALTY_NAMES = {
     Penalty.DISCRETION: N_("Referee's discretion"), Penalty.DISQUALIFICATION: N_("Disqualification"),
 }
 LITERAL_READING = N_(
-    "Read literally (AZRM §1.4): Strikes that caused a Suspension still count toward the next one, "
-    "and a Suspension is issued each time a threshold is crossed — more than 2 Strikes in one day, "
-    "or more than 5 in 30 days counting both end days.")
+    "Reading used (AZRM §1.4): a Strike recorded while more than 2 stand on its day or more than 5 "
+    "in its 30-day window issues a new Suspension unless one is in force, and Strikes that caused "
+    "one still count toward the next; the club president and their designated officials decide.")
 
 
 # ------------------------------------------------------------------ data (no flet)
@@ -252,6 +253,8 @@ def build_tools(ctx: AppContext) -> ft.View:
          "/tools/chombo", ft.Icons.CANCEL_OUTLINED),
         (_("Revealed tiles"), _("Penalty by tile count, where the tiles came from"),
          "/tools/revealed", ft.Icons.VISIBILITY_OUTLINED),
+        (_("End of hanchan"), _("Final score: uma, riichi sticks left, penalties"), "/tools/final",
+         ft.Icons.SCOREBOARD_OUTLINED),
         (_("Strikes"), _("AZRM strike window, suspensions, ban"), "/tools/strikes",
          ft.Icons.TIMER_OUTLINED),
         (_("Ledger"), _("Penalties recorded against players"), "/ledger",
@@ -273,12 +276,25 @@ def build_chombo(ctx: AppContext) -> ft.View:
     state = {
         "ruleset": default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset")),
         "seat": ctx.query.get("seat", "S") if ctx.query.get("seat") in handbook.SEATS else "S",
+        "foul": ctx.query.get("foul") or USUAL,
     }
     result = ft.Column(spacing=8, key="chombo-result")
+    foul_slot = ft.Row()
+
+    def foul_picker() -> ft.Control:
+        fouls = handbook.chombo_fouls(state["ruleset"], library=lib)
+        if state["foul"] not in {r.id for r in fouls}:
+            state["foul"] = USUAL
+        usual = handbook.chombo(state["ruleset"], "S", library=lib).points
+        options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
+        options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
+        return named(ft.Dropdown(label=_("Foul"), value=state["foul"], options=options, expand=True,
+                                 text_size=BODY, on_select=pick_foul, key="foul"))
 
     def show() -> None:
         try:
-            s = handbook.chombo(state["ruleset"], state["seat"], library=lib)
+            s = handbook.chombo(state["ruleset"], state["seat"], library=lib,
+                                foul=None if state["foul"] == USUAL else state["foul"])
         except ValueError as exc:
             result.controls = [error_box(str(exc))]
             return
@@ -309,11 +325,17 @@ def build_chombo(ctx: AppContext) -> ft.View:
         if s.notes:
             rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
             rows += _notes(s.notes)
-        rows.append(_link(ctx, source_link(lib, rs.id, s.ref)))
+        rows.append(_link(ctx, source_link(lib, rs.id, s.ref, s.foul)))
         result.controls = [_card(rows)]
 
     def pick_ruleset(value: str) -> None:
         state["ruleset"] = value
+        foul_slot.controls = [foul_picker()]
+        show()
+        update_page(ctx)
+
+    def pick_foul(e) -> None:
+        state["foul"] = e.control.value or USUAL
         show()
         update_page(ctx)
 
@@ -331,11 +353,13 @@ def build_chombo(ctx: AppContext) -> ft.View:
         selected=[state["seat"]], on_change=pick_seat, show_selected_icon=False,
         expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
     )
+    foul_slot.controls = [foul_picker()]
     show()
     return ctx.view(
         route=ctx.route, title=_("Chombo settlement"),
         controls=[
             ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
+            foul_slot,
             labelled(_("Offender seat"), ft.Row([seats])),
             ft.Text(_("East is the dealer."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
             result,
@@ -373,10 +397,19 @@ def build_revealed(ctx: AppContext) -> ft.View:
             return
         rs = lib.rulesets[r.ruleset or state["ruleset"]]
         row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
-        rows: list[ft.Control] = [
-            _fact(_("Penalty"), _(PENALTY_NAMES[r.penalty]), size=BIG, key="penalty"),
-        ]
-        if row is not None:
+        headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
+        rows: list[ft.Control] = [_fact(_("Penalty"), headline, size=BIG, key="penalty")]
+        if r.choices:
+            rows.append(ft.Text(_("The referee's call"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows += [ft.Semantics(
+                label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
+                content=ft.Row([ft.Text("•", size=BODY),
+                                ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
+                                           *([ft.Text(c.when, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT)]
+                                             if c.when else [])], spacing=0, tight=True, expand=True)],
+                               vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
+                for i, c in enumerate(r.choices)]
+        if row is not None and not r.choices:
             rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul,
                                                                           penalty=row.penalty),
                                 size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
@@ -578,8 +611,9 @@ def _player_label(ctx: AppContext, p) -> str:
 
 def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus, *, link: bool = True,
                            literal: bool = True) -> list[ft.Control]:
-    """The countdown: headline, figures with Babel-formatted dates, the literal reading
-    (``literal``), § link (``link``). Shared with the ledger's player screen."""
+    """The countdown: headline, figures with Babel-formatted dates, the reading used in one
+    sentence (always: the strikes screen and the ledger's player screen both state it; ``literal``
+    is kept for callers and no longer hides it), § link (``link``). Shared with the ledger."""
     _ = ctx._
     if s.banned:
         headline, color = _("Banned"), ft.Colors.ERROR
@@ -615,15 +649,299 @@ def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus, *, link: b
             cell(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
         ]),
     ]
-    if literal:
-        rows.append(ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"))
+    rows.append(ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"))
     if link and "azrm" in ctx.library.rulesets:
         rows.append(_link(ctx, source_link(ctx.library, "azrm", "1.4")))
     return rows
 
 
 __all__ = [
-    "build_chombo", "build_revealed", "build_strikes", "build_tools", "default_ruleset",
-    "hand_effects", "parse_strike_dates", "parse_tiles", "signed", "source_link",
-    "strike_status_controls",
+    "build_chombo", "build_final", "build_revealed", "build_strikes", "build_tools", "default_ruleset",
+    "final_text", "flip_sign", "group_as_typed", "hand_effects", "parse_points", "parse_strike_dates",
+    "parse_tiles", "signed", "source_link", "strike_status_controls", "sum_error_text",
 ]
+
+
+# ------------------------------------------------------------------ /tools/final
+
+FINAL_SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+DEPOSIT_RULE_NAMES = {"winner": N_("to the winner"), "first": N_("to first place"), "lost": N_("lost")}
+_SIGNS = "-\u2212\u2013"
+_SIGN = "[+\\-\u2212\u2013]"
+
+
+def parse_points(text: str, field: str) -> int:
+    """Whole table points or P as typed: a sign (``-``, ``−``) and digits, grouped or not
+    (``-3,000``, ``25 000``). ``ValueError`` naming ``field`` otherwise; an empty box is 0 only for
+    penalties (the caller decides)."""
+    t = (text or "").strip().replace("\u00a0", " ").replace("\u202f", " ")
+    m = re.fullmatch(rf"({_SIGN}?)\s*(\d{{1,3}}(?:[,. '’]\d{{3}})+|\d+)", t)
+    if not m:
+        raise ValueError(f"{field}: {t!r} is not a whole number")
+    n = int(re.sub(r"\D", "", m.group(2)))
+    return -n if m.group(1) and m.group(1) != "+" else n
+
+
+def group_as_typed(text: str) -> str:
+    """The box's text with its digits grouped by thousands in the locale's way, the sign kept
+    (``"-25000"`` → ``"−25,000"``); text that is not a number is left as it is."""
+    t = (text or "").strip()
+    m = re.fullmatch(rf"({_SIGN}?)\s*([\d,. '’\u00a0\u202f]*)", t)
+    digits = re.sub(r"\D", "", m.group(2)) if m else ""
+    if not m or not digits:
+        return "\u2212" if m and m.group(1) in _SIGNS and m.group(1) else t
+    sign = "\u2212" if m.group(1) in _SIGNS and m.group(1) else ""
+    return sign + i18n.format_decimal(int(digits))
+
+
+def flip_sign(text: str) -> str:
+    t = (text or "").strip()
+    return t[1:].lstrip() if t[:1] in _SIGNS else "\u2212" + t
+
+
+def p_text(x: float, *, sign: bool = True) -> str:
+    """P to 0.1 with a real minus sign: ``+47P``, ``−20.5P``, ``0.3P``."""
+    r = round(x, 1)
+    body = i18n.format_decimal(abs(r), format="#,##0.#")
+    if r == 0:
+        return "0P"
+    return ("+" if r > 0 and sign else "\u2212" if r < 0 else "") + body + "P"
+
+
+def rule_label(library: Library, where: tuple[str, str]) -> str:
+    rid, ref = where
+    return f"{library.rulesets[rid].short} {ref_label(ref)}"
+
+
+def final_text(f: "handbook.FinalScore", library: Library, _: Callable[[str], str]) -> str:
+    """The result as plain text for a score sheet: one line per seat (E, S, W, N), then the rules."""
+    rs = library.rulesets[f.ruleset]
+    lines = [_("End of hanchan — {ruleset} ({rule})").format(ruleset=rs.short, rule=rule_label(
+        library, f.sources["procedure"]))]
+    for r in f.rows:
+        lines.append(_("{seat}: rank {rank}, {table} table points, uma {uma}, riichi sticks {deposits}, "
+                       "penalty {penalty}, final {final}").format(
+            seat=_(FINAL_SEAT_NAMES[r.seat]), rank=r.rank, table=signed(r.table) if r.table < 0
+            else i18n.format_decimal(r.table), uma=p_text(r.uma), deposits=p_text(r.deposits),
+            penalty=p_text(-r.penalty), final=p_text(r.final)))
+    lines.append(_("Uma {uma} ({rule}); riichi sticks left {rule_deposits} ({where})").format(
+        uma=" / ".join(p_text(u) for u in f.uma_scheme), rule=rule_label(library, f.sources["uma"]),
+        rule_deposits=_(DEPOSIT_RULE_NAMES[f.deposits_to]),
+        where=rule_label(library, f.sources["deposits"])))
+    return "\n".join(lines)
+
+
+def sum_error_text(exc: "handbook.ScoreSumError", _: Callable[[str], str]) -> str:
+    """The "doesn't add up" message in the reader's language: by how much, and a likely reason
+    when the difference is whole riichi sticks."""
+    n = i18n.format_decimal(abs(exc.off))
+    head = (_("{n} short") if exc.off < 0 else _("{n} over")).format(n=n)
+    if exc.off < 0 and exc.sticks == 1:
+        head += " — " + _("one riichi stick not counted?")
+    elif exc.off < 0 and exc.sticks:
+        head += " — " + i18n.ngettext("{n} riichi stick not counted?", "{n} riichi sticks not counted?",
+                                      exc.sticks).format(n=exc.sticks)
+    elif exc.off > 0 and exc.sticks:
+        head += " — " + _("riichi sticks counted twice (in a score and as left on the table)?")
+    if not head.endswith("?"):
+        head += "."
+    return " ".join([_("The scores do not add up: {detail}").format(detail=head),
+                     _("The four scores plus the riichi sticks left must make {expected}; they make {total}.").format(
+                         expected=i18n.format_decimal(exc.expected), total=i18n.format_decimal(exc.total))])
+
+
+class _FinalState:
+    """What the end-of-hanchan screen holds: ruleset, the typed boxes, the sticks."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        q = ctx.query
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"),
+                                       allowed=list(handbook.core.rulings._rulings(ctx.library).final))
+        self.scores = {s: group_as_typed(q.get(s.lower(), "")) for s in handbook.SEATS}
+        self.penalties = {s: q.get("p" + s.lower(), "") for s in handbook.SEATS}
+        self.sticks = int(q["sticks"]) if q.get("sticks", "").isdigit() else 0
+
+    def missing(self) -> bool:
+        return any(not re.search(r"\d", v or "") for v in self.scores.values())
+
+    def compute(self, lib: Library) -> "handbook.FinalScore":
+        """The result; ``ValueError`` (English, naming the box) for a box that is not a number."""
+        scores = {s: parse_points(self.scores[s], f"scores: {s}") for s in handbook.SEATS}
+        pens = {s: parse_points(v, f"penalties: {s}") for s, v in self.penalties.items() if v.strip()}
+        return handbook.final_score(self.ruleset, scores, deposits=self.sticks, penalties=pens, library=lib)
+
+
+def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
+    _ = ctx._
+    seat = _(FINAL_SEAT_NAMES[r.seat])
+
+    def cell(label: str, value: str, key: str) -> ft.Control:
+        return ft.Container(_fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
+
+    head = ft.Semantics(
+        label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final)),
+        container=True, key=f"final-{r.seat}",
+        content=ft.Row([ft.Text(f"{r.rank}", size=BIG + 6, weight=ft.FontWeight.W_800,
+                                color=ft.Colors.PRIMARY, width=34),
+                        ft.Text(seat, size=MEDIUM, weight=ft.FontWeight.W_600, expand=True),
+                        ft.Text(p_text(r.final), size=BIG + 6, weight=ft.FontWeight.W_800)],
+                       vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    figures = ft.Row([
+        cell(_("Table"), signed(r.table) if r.table < 0 else i18n.format_decimal(r.table), "table"),
+        cell(_("Uma"), p_text(r.uma), "uma"), cell(_("Sticks"), p_text(r.deposits), "sticks"),
+        cell(_("Penalty"), p_text(-r.penalty), "penalty"),
+    ], spacing=4, wrap=False)
+    return ft.Container(ft.Column([head, figures], spacing=4, tight=True), padding=ft.Padding.only(bottom=8),
+                        border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
+
+
+def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft.Control]:
+    _ = ctx._
+    lib = ctx.library
+    rows: list[ft.Control] = [_final_row(ctx, r) for r in f.rows]
+    rows.append(ft.Text(_("Final P = (table − {start}) / 1,000 + sticks + uma − penalty").format(
+        start=i18n.format_decimal(f.start)), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+    facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u) for u in f.uma_scheme)), "uma"),
+             (_("Riichi sticks left: {rule}").format(rule=_(DEPOSIT_RULE_NAMES[f.deposits_to])), "deposits"),
+             (_("Starting points {start}").format(start=i18n.format_decimal(f.start)), "start"),
+             (_("Penalties come off the final score"), "penalties")]
+    for text, what in facts:
+        if what not in f.sources:
+            continue
+        rid, ref = f.sources[what]
+        rows.append(ft.Column([ft.Text(text, size=BODY, weight=ft.FontWeight.W_600),
+                               _link(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
+    if f.notes:
+        rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+        rows += _notes(f.notes)
+    text = final_text(f, lib, _)
+    rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
+                                             on_click=lambda e: on_copy(text), key="copy")]))
+    rows.append(ft.Text(text, size=SMALL, selectable=True, key="plain-text", font_family="monospace"))
+    return [_card(rows)]
+
+
+def _points_box(label: str, value: str, on_change, *, key: str, width: int | None = None) -> ft.TextField:
+    return ft.TextField(
+        label=label, value=value, keyboard_type=ft.KeyboardType.NUMBER, text_size=MEDIUM,
+        text_align=ft.TextAlign.RIGHT, key=key, expand=width is None, width=width,
+        input_filter=ft.InputFilter(regex_string=r"^[-\u2212+]?[0-9,. ]*$", allow=True, replacement_string=""),
+        on_change=on_change)
+
+
+def build_final(ctx: AppContext) -> ft.View:
+    """End of the hanchan: ruleset, the four table scores (± sign, grouped as typed), riichi sticks
+    left, penalties per seat (P) → rank, table points, uma, sticks, penalty and final P per seat,
+    each rule with its section; a total that does not add up is answered with by how much."""
+    _ = ctx._
+    lib = ctx.library
+    st = _FinalState(ctx)
+    result = ft.Column(spacing=8, key="final-result")
+    boxes: dict[str, ft.TextField] = {}
+
+    def show() -> None:
+        if st.missing():
+            result.controls = [ft.Text(_("Enter the four table scores."), size=BODY, italic=True,
+                                       key="final-hint")]
+            return
+        try:
+            f = st.compute(lib)
+        except handbook.ScoreSumError as exc:
+            result.controls = [error_box(sum_error_text(exc, _))]
+            return
+        except ValueError as exc:
+            result.controls = [error_box(str(exc))]
+            return
+        result.controls = _final_result(ctx, f, copy)
+
+    def refresh() -> None:
+        show()
+        update_page(ctx)
+
+    async def _copy(text: str) -> None:
+        try:
+            await ft.Clipboard().set(text)
+            msg = _("Result copied")
+        except Exception:  # noqa: BLE001 - no clipboard (permissions, tests): the text is on screen
+            msg = _("Could not copy: select the text below")
+        try:
+            ctx.page.show_dialog(ft.SnackBar(content=ft.Text(msg), duration=ft.Duration(seconds=3)))
+        except Exception:  # noqa: BLE001 - a page stub in tests
+            pass
+
+    def copy(text: str) -> None:
+        try:
+            ctx.page.run_task(_copy, text)
+        except Exception:  # noqa: BLE001 - a page stub in tests
+            pass
+
+    def score_changed(seat: str):
+        def changed(e) -> None:
+            st.scores[seat] = e.control.value or ""
+            refresh()
+        return changed
+
+    def score_left(seat: str):
+        """Group the thousands when the box loses focus (not per key: a value rewritten by the
+        server while the judge types could drop a key)."""
+        def left(e) -> None:
+            grouped = group_as_typed(e.control.value or "")
+            if grouped != (e.control.value or ""):
+                e.control.value = st.scores[seat] = grouped
+                update_page(ctx)
+        return left
+
+    def flip(seat: str) -> None:
+        st.scores[seat] = boxes[seat].value = group_as_typed(flip_sign(boxes[seat].value or ""))
+        refresh()
+
+    def penalty_changed(seat: str):
+        def changed(e) -> None:
+            st.penalties[seat] = e.control.value or ""
+            refresh()
+        return changed
+
+    def pick_ruleset(value: str) -> None:
+        st.ruleset = value
+        refresh()
+
+    sticks_box = ft.Text(str(st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
+                         text_align=ft.TextAlign.CENTER, key="sticks")
+
+    sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=st.sticks), content=sticks_box)
+
+    def step(delta: int) -> None:
+        st.sticks = max(0, st.sticks + delta)
+        sticks_box.value = str(st.sticks)
+        sticks_name.label = _("Riichi sticks left: {n}").format(n=st.sticks)
+        refresh()
+
+    score_rows = []
+    for seat in handbook.SEATS:
+        name = _(FINAL_SEAT_NAMES[seat])
+        boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), st.scores[seat],
+                                  score_changed(seat), key=f"score-{seat}")
+        boxes[seat].on_blur = score_left(seat)
+        pen = _points_box(_("{seat} — penalty P").format(seat=name), st.penalties[seat],
+                          penalty_changed(seat), key=f"pen-{seat}", width=110)
+        score_rows.append(ft.Row([
+            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
+                        lambda e, s=seat: flip(s), key=f"sign-{seat}"),
+            boxes[seat], pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START))
+    stick_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+    sticks = ft.Row([
+        ft.Text(_("Riichi sticks left"), size=BODY, expand=True),
+        icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: step(-1), filled=True,
+                    style=stick_style, key="fewer-sticks"),
+        sticks_name,
+        icon_button(ft.Icons.ADD, _("More riichi sticks"), lambda e: step(1), filled=True,
+                    style=stick_style, key="more-sticks"),
+    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    show()
+    ids = list(handbook.core.rulings._rulings(lib).final)
+    return ctx.view(route=ctx.route, title=_("End of hanchan"), controls=[
+        ft.Row([_ruleset_picker(ctx, st.ruleset, pick_ruleset, ids)]),
+        ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
+                  "typed from the penalties given."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        *score_rows, sticks, result,
+    ])
