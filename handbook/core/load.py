@@ -124,6 +124,7 @@ SCHEMAS = {
                      ["revision", "changes"]),
     "history": _obj({"name": NONEMPTY, "date": DATE, "status": {"enum": ["this", "earlier", "later"]},
                      "changes": STRLIST, "cite": NONEMPTY, "note": NONEMPTY, "rows": SLUGLIST,
+                     "kinds": {"type": "array", "items": {"enum": KINDS}},
                      "sections": REFLIST, "tools": TOOLLIST},
                     ["name", "status", "changes", "cite"]),
     "interpretation": _obj({"text": NONEMPTY, "rows": SLUGLIST, "tools": TOOLLIST}, ["text"]),
@@ -499,6 +500,7 @@ def _editions(spec: dict, revisions: list[dict], history: list[dict]) -> tuple[E
     out += [Edition(
         name=h["name"], status=h["status"], changes=tuple(h["changes"]), cite=h["cite"],
         date=h.get("date"), note=h.get("note"), rows=tuple(h.get("rows", ())),
+        kinds=tuple(Penalty(k) for k in h.get("kinds", ())),
         sections=tuple(h.get("sections", ())), tools=tuple(h.get("tools", ())), ruleset=rid)
         for h in history]
     return tuple(out)
@@ -551,7 +553,8 @@ def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool, *,
         conflict_with=r.get("conflict_with"),
         interpretations=((r["interpretation"],) if "interpretation" in r else ())
         + tuple(it.text for it in interps if r["id"] in it.rows),
-        edition_notes=tuple(e.note for e in editions if e.note and r["id"] in e.rows))
+        edition_notes=tuple(e.note for e in editions if e.note and r["id"] in e.rows
+                            and (not e.kinds or (kind is not None and Penalty(kind) in e.kinds))))
 
 
 def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], known: set[str],

@@ -169,7 +169,8 @@ class Edition:
     come from — the source's own revision history (``from_source``) or a named public source
     (``"EMA announcement, 2016"``), never the handbook's source files for a public fact; ``note``
     the short note shown on the rows (``rows``: foul ids), sections (``sections``: refs) and tools
-    (``tools``: ``"chombo"``) whose answer this edition changes.
+    (``tools``: ``"chombo"``) whose answer this edition changes; ``kinds``, when given, narrows
+    ``rows`` to the rows of those penalty kinds (the chombo rows of a foul split by circumstance).
     """
 
     name: str
@@ -183,6 +184,7 @@ class Edition:
     sections: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
     ruleset: str = ""
+    kinds: tuple[Penalty, ...] = ()
 
     @property
     def text(self) -> str:

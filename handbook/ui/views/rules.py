@@ -268,17 +268,13 @@ def _edition_card(ctx: AppContext, rs: Ruleset, e: Edition) -> ft.Control:
             padding=ft.Padding.only(left=10)))
     else:
         body += changes
-        body.append(ft.Text(_("Public edition history, not the words of the handbook's sources: {cite}")
-                            .format(cite=e.cite), size=SMALL_SIZE, italic=True,
+        body.append(ft.Text(_("Public edition history, not the words of the handbook's source documents. "
+                              "Source: {cite}").format(cite=e.cite), size=SMALL_SIZE, italic=True,
                             color=ft.Colors.ON_SURFACE_VARIANT))
     if e.note:
         body.append(note_box(ctx, "edition", e.note, ruleset=rs.id))
-        affected = [r for r in rs.penalties if r.id in e.rows]
-        seen: set[str] = set()
+        affected = [r for r in rs.penalties if e.note in r.edition_notes]
         for r in affected:
-            if r.id in seen:
-                continue
-            seen.add(r.id)
             body.append(nav_tile(ctx, r.foul, penalty_route(rs.id, r.id),
                                  leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
         for ref in e.sections:
