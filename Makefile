@@ -55,8 +55,11 @@ i18n: $(STAMP)
 	@if ls locales/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
 	  $(BIN)/pybabel update -i locales/messages.pot -d locales && $(BIN)/pybabel compile -d locales; fi
 
+## validate content; where the source documents are at hand (SOURCES, by default ../shared/seeds)
+## also check that the glossary's source definitions are the sources' words
+SOURCES ?= $(wildcard ../shared/seeds)
 check: $(STAMP)
-	$(BIN)/python -m handbook check
+	$(BIN)/python -m handbook check $(if $(SOURCES),--sources $(SOURCES))
 
 clean:
 	rm -rf build .pytest_cache .benchmarks

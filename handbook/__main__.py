@@ -1,12 +1,15 @@
-"""``python -m handbook check [CONTENT_DIR]``: validate content files.
+"""``python -m handbook check [CONTENT_DIR] [--sources DIR]``: validate content files.
 
 Prints every problem as ``CODE file [entry]: message`` and exits 1, or a one-line summary and
-exits 0. ``python -m handbook serve`` runs the app (what ``make run`` calls).
+exits 0. With the source documents (``--sources DIR`` or the environment variable
+``HANDBOOK_SOURCES``) it also checks that every glossary definition marked as the source's words
+is found word for word in that source (HB044); without them that check is skipped and says so. ``python -m handbook serve`` runs the app (what ``make run`` calls).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -16,6 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check", help="validate the content files")
     check.add_argument("content_dir", nargs="?", default=None,
                        help="the content folder (default: the content that ships with the app)")
+    check.add_argument("--sources", default=os.environ.get("HANDBOOK_SOURCES") or None,
+                       help="the folder of source documents the content was transcribed from "
+                            "(default: $HANDBOOK_SOURCES; without it the word-for-word check is skipped)")
     serve = sub.add_parser("serve", help="serve the app as a local web server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8550)
@@ -31,10 +37,28 @@ def main(argv: list[str] | None = None) -> int:
                 print(p)
             print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found", file=sys.stderr)
             return 1
+        checked = ""
+        if args.sources:
+            from handbook.core.provenance import verify_sources
+
+            try:
+                problems = verify_sources(lib, args.sources)
+            except ValueError as exc:
+                print(exc, file=sys.stderr)
+                return 2
+            if problems:
+                for p in problems:
+                    print(p)
+                print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found", file=sys.stderr)
+                return 1
+            n = sum(1 for t in lib.glossary if t.provenance == "source")
+            checked = f"; {n} source definitions found word for word in {args.sources}"
+        else:
+            checked = "; word-for-word source check skipped (no --sources folder)"
         sections = sum(len(r.sections) for r in lib.rulesets.values())
         rows = sum(len(r.penalties) for r in lib.rulesets.values())
         print(f"ok: {len(lib.rulesets)} rulesets, {sections} sections, {rows} penalty rows, "
-              f"{len(lib.glossary)} terms")
+              f"{len(lib.glossary)} terms{checked}")
         return 0
     from handbook.ui.app import serve as run_server
 

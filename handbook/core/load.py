@@ -16,15 +16,23 @@ HB010     a ruleset id is listed twice
 HB011     a ruleset names a base or penalty table that does not exist
 HB012     a ruleset names a column its penalty table does not have
 HB013     a rule or penalty file belongs to no listed ruleset
+HB014     an edition or interpretation names a penalty row, section or calculator its
+          ruleset does not have
 HB020     a section ref appears twice in one ruleset
 HB021     a ``§`` reference in text (section, chapter, preface, penalty note, glossary
           definition, calculator note) points to no section of that ruleset
 HB022     a section belongs to no chapter
 HB023     a penalty row's ref names no section of its ruleset's rule text
+HB024     a conflict is not flagged on both sides: a row's ``conflict_with`` names a section
+          that does not list the row's foul back (or does not exist), or a section's
+          ``conflict_with`` names a foul none of whose rows names the section back
 HB030     a penalty row repeats a foul already in the table
 HB040     a glossary term id appears twice
 HB041     a see-also names a term that does not exist
 HB042     a term's refs name a section that does not exist
+HB043     a term marked ``provenance = "source"`` names no ``source`` ruleset
+HB044     (``check --sources`` only) a term marked ``provenance = "source"`` has a definition
+          that is not found word for word in that ruleset's source document
 HB050     a calculator ruling names an unknown ruleset or is inconsistent
 HB060     a penalty row's foul id has no entry in fouls.toml
 HB061     a foul id is listed twice in fouls.toml
@@ -39,7 +47,7 @@ import datetime
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -49,6 +57,8 @@ import fastjsonschema
 from handbook.core.model import (
     Chapter,
     Foul,
+    Edition,
+    Interpretation,
     Library,
     Penalty,
     PenaltyRow,
@@ -100,6 +110,10 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 STR = {"type": "string"}
 NONEMPTY = {"type": "string", "minLength": 1}
 STRLIST = {"type": "array", "items": NONEMPTY}
+SLUGLIST = {"type": "array", "items": {"type": "string", "pattern": SLUG}}
+REFLIST = {"type": "array", "items": {"type": "string", "pattern": SECTION_REF}}
+TOOLS = ["chombo"]
+TOOLLIST = {"type": "array", "items": {"enum": TOOLS}}
 DATE: dict[str, Any] = {}  # TOML dates are checked by hand (JSON Schema has no date type)
 
 SCHEMAS = {
@@ -108,16 +122,25 @@ SCHEMAS = {
         "edition": NONEMPTY, "date": DATE, "source": NONEMPTY, "note": NONEMPTY,
         "base": {"type": "string", "pattern": SLUG},
         "penalties": {"type": "string", "pattern": SLUG}, "column": {"enum": ["lower"]},
-        "revision": {"type": "array"},
+        "revision": {"type": "array"}, "history": {"type": "array"},
+        "interpretation": {"type": "array"},
     }, ["id", "title", "short", "edition", "source"]),
     "revision": _obj({"revision": NONEMPTY, "date": DATE, "changes": STRLIST},
                      ["revision", "changes"]),
+    "history": _obj({"name": NONEMPTY, "date": DATE, "status": {"enum": ["this", "earlier", "later"]},
+                     "changes": STRLIST, "cite": NONEMPTY, "note": NONEMPTY, "rows": SLUGLIST,
+                     "kinds": {"type": "array", "items": {"enum": KINDS}},
+                     "sections": REFLIST, "tools": TOOLLIST},
+                    ["name", "status", "changes", "cite"]),
+    "interpretation": _obj({"text": NONEMPTY, "rows": SLUGLIST, "tools": TOOLLIST}, ["text"]),
     "rules": _obj({"preface": STR, "chapter": {"type": "array"}, "section": {"type": "array"}},
                   ["section"]),
     "chapter": _obj({"ref": {"type": "string", "pattern": SECTION_REF}, "title": NONEMPTY,
                      "text": STR}, ["ref", "title"]),
     "section": _obj({"ref": {"type": "string", "pattern": SECTION_REF}, "title": NONEMPTY,
-                     "title_ja": NONEMPTY, "text": NONEMPTY}, ["ref", "title", "text"]),
+                     "title_ja": NONEMPTY, "text": NONEMPTY, "conflict": NONEMPTY,
+                     "conflict_with": SLUGLIST, "interpretation": NONEMPTY},
+                    ["ref", "title", "text"]),
     "penalties": _obj({"row": {"type": "array"}}, ["row"]),
     "row": _obj({
         "id": {"type": "string", "pattern": SLUG}, "category": NONEMPTY, "foul": NONEMPTY,
@@ -125,6 +148,9 @@ SCHEMAS = {
         "ref": NONEMPTY, "strike": {"type": "boolean"}, "note": NONEMPTY,
         "lower": STR, "lower_kind": {"enum": KINDS},
         "lower_points": {"type": "integer", "minimum": 0},
+        "condition": NONEMPTY, "conflict": NONEMPTY,
+        "conflict_with": {"type": "string", "pattern": SECTION_REF},
+        "interpretation": NONEMPTY, "differs": {"type": "boolean"},
     }, ["id", "category", "foul", "penalty"]),
     "glossary": _obj({"term": {"type": "array"}}, ["term"]),
     "fouls": _obj({"foul": {"type": "array"}}, ["foul"]),
@@ -136,11 +162,11 @@ SCHEMAS = {
     "term": _obj({
         "id": {"type": "string", "pattern": SLUG}, "term": NONEMPTY, "japanese": NONEMPTY,
         "reading": NONEMPTY, "romaji": STRLIST, "aliases": STRLIST, "definition": NONEMPTY,
-        "explanation": NONEMPTY, "source": {"type": "string", "pattern": SLUG},
+        "provenance": {"enum": ["source", "handbook"]}, "explanation": NONEMPTY, "source": {"type": "string", "pattern": SLUG},
         "refs": {"type": "array", "items": {"type": "string",
                                             "pattern": r"^[a-z0-9-]+:[0-9]+(\.[0-9]+)*$"}},
         "see_also": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
-    }, ["id", "term", "definition"]),
+    }, ["id", "term", "definition", "provenance"]),
 }
 
 _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
@@ -237,6 +263,7 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
 
     rulesets_doc = col.read(root / "rulesets.toml")
     specs: dict[str, dict] = {}
+    extras: dict[str, tuple[list[dict], list[dict], list[dict]]] = {}  # valid revisions, history, interpretations
     known: set[str] = set()        # every listed id, even of an entry that failed the schema
     unchecked: set[str] = set()    # rulesets whose sections cannot be known: refs into them are not checked
     if rulesets_doc is not None:
@@ -250,12 +277,17 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
                     known.add(spec["id"])
                     unchecked.add(spec["id"])
                 continue
-            for j, rev in enumerate(spec.get("revision", [])):
-                col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")
+            revs = [rev for j, rev in enumerate(spec.get("revision", []))
+                    if col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")]
+            hist = [h for j, h in enumerate(spec.get("history", []))
+                    if col.check("history", h, "rulesets.toml", f"{entry} history {j + 1}")]
+            interps = [it for j, it in enumerate(spec.get("interpretation", []))
+                       if col.check("interpretation", it, "rulesets.toml", f"{entry} interpretation {j + 1}")]
             if spec["id"] in specs:
                 col.add("HB010", "rulesets.toml", entry, "this ruleset id is listed twice")
                 continue
             specs[spec["id"]] = spec
+            extras[spec["id"]] = (revs, hist, interps)
             known.add(spec["id"])
 
     for rid, spec in specs.items():
@@ -274,11 +306,18 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
     rules = {rid: _load_rules(col, root, rid, unchecked) for rid in specs}
     tables = {rid: _load_table(col, root, rid) for rid in specs if (root / "penalties" / f"{rid}.toml").is_file()}
 
+    own_editions = {rid: _editions(spec, *extras[rid][:2]) for rid, spec in specs.items()}
+    own_interps = {rid: tuple(Interpretation(it["text"], tuple(it.get("rows", ())), tuple(it.get("tools", ())))
+                              for it in extras[rid][2]) for rid in specs}
     rulesets: dict[str, Ruleset] = {}
     for rid, spec in specs.items():
         chapters, sections, preface, _failed = rules[rid]
         table_id = spec.get("penalties", rid)
         column = spec.get("column")
+        editions, interps = own_editions[rid], own_interps[rid]
+        if table_id != rid and table_id in specs:  # the table's editions and readings come with it
+            editions += own_editions[table_id]
+            interps += own_interps[table_id]
         rows: tuple[PenaltyRow, ...] = ()
         if table_id in tables:
             raw_rows = tables[table_id]
@@ -286,17 +325,38 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
                 col.add("HB012", f"penalties/{table_id}.toml", rid,
                         f"column {column!r} is missing from some rows")
             else:
-                rows = tuple(_row(rid, r, i, column, two_column=any("lower" in x for x in raw_rows))
+                rows = tuple(_row(rid, r, i, column, two_column=any("lower" in x for x in raw_rows),
+                                  editions=editions, interps=interps)
                              for i, r in enumerate(raw_rows))
-        revisions = tuple(
-            Revision(r["revision"], r.get("date"), tuple(r["changes"])) for r in spec.get("revision", [])
-            if isinstance(r, dict) and "revision" in r and "changes" in r)
+        sections = tuple(replace(sec, edition_notes=tuple(
+            e.note for e in editions if e.note and sec.ref in e.sections)) for sec in sections)
+        revisions = tuple(Revision(r["revision"], r.get("date"), tuple(r["changes"]))
+                          for r in extras[rid][0])
         rulesets[rid] = Ruleset(
             id=rid, title=spec["title"], short=spec["short"], edition=spec["edition"],
             source=spec["source"], date=spec.get("date"), note=spec.get("note"),
             base=spec.get("base"), preface=preface, chapters=chapters, sections=sections,
-            penalties=rows, revisions=revisions,
+            penalties=rows, revisions=revisions, editions=editions, interpretations=interps,
             _by_ref=MappingProxyType({s.ref: s for s in sections}))
+
+    for rid, spec in specs.items():  # HB014: what an edition or interpretation names must exist
+        rs = rulesets[rid]
+        table_id = spec.get("penalties", rid)
+        if rid in unchecked or table_id in unchecked:
+            continue
+        fouls = {r.id for r in rs.penalties}
+        named = [(f"history {j + 1}", h) for j, h in enumerate(extras[rid][1])]
+        named += [(f"interpretation {j + 1}", it) for j, it in enumerate(extras[rid][2])]
+        for where, item in named:
+            for foul in item.get("rows", ()):
+                if foul not in fouls:
+                    col.add("HB014", "rulesets.toml", f"{rid} {where}",
+                            f"rows names {foul!r}, which is not a foul of the {rid} penalty table")
+            for ref in item.get("sections", ()):
+                if not rs.has_section(ref) and ref not in rules[rid][3]:
+                    col.add("HB014", "rulesets.toml", f"{rid} {where}",
+                            f"sections names {ref!r}, which is not a section of {rid}")
+    _check_conflicts(col, rulesets, specs, unchecked, rules)
 
     def links(text: str | None, rid: str, file: str, entry: str, what: str = "text") -> None:
         """HB021: every §-reference in ``text`` must name a section of ruleset ``rid``."""
@@ -315,17 +375,31 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             links(c.text, rid, file, f"chapter {c.ref}", "the chapter text")
         for sec in rs.sections:
             links(sec.text, rid, file, sec.ref)
+            links(sec.conflict, rid, file, sec.ref, "the conflict note")
+            for note in sec.interpretations:
+                links(note, rid, file, sec.ref, "the interpretation")
         if (root / "penalties" / f"{rid}.toml").is_file():
             file = f"penalties/{rid}.toml"
             own = [r for r in rs.penalties] if "penalties" not in specs[rid] else []
             for r in own:
                 entry = f"row {r.index + 1} {r.id}"
                 links(r.note, rid, file, entry, "the note")
+                links(r.condition, rid, file, entry, "the condition")
+                links(r.conflict, rid, file, entry, "the conflict note")
+                for note in r.interpretations:
+                    links(note, rid, file, entry, "the interpretation")
                 if r.ref and rs.sections and rid not in unchecked:
                     for part in (x.strip() for x in r.ref.split(",")):
                         if (re.fullmatch(SECTION_REF, part) and not rs.has_section(part)
                                 and part not in partial_refs.get(rid, ())):
                             col.add("HB023", file, entry, f"ref {part!r} is not a section of {rid}")
+
+    for rid in specs:
+        for j, h in enumerate(extras[rid][1]):
+            for text in (h.get("note"), *h.get("changes", ())):
+                links(text, rid, "rulesets.toml", f"{rid} history {j + 1}", "the edition note")
+        for j, it in enumerate(extras[rid][2]):
+            links(it["text"], rid, "rulesets.toml", f"{rid} interpretation {j + 1}", "the interpretation")
 
     glossary = _load_glossary(col, root, rulesets, known, unchecked, partial_refs)
     for t in glossary:
@@ -402,7 +476,9 @@ def _load_rules(col: _Collector, root: Path, rid: str, unchecked: set[str]):
         if chapters and chapter not in chapter_refs:
             col.add("HB022", file, entry, f"section belongs to chapter {chapter}, which is not listed")
         sections.append(Section(rid, s["ref"], s["title"].strip(), s.get("title_ja"),
-                                _clean(s["text"]), chapter))
+                                _clean(s["text"]), chapter, conflict=s.get("conflict"),
+                                conflict_with=tuple(s.get("conflict_with", ())),
+                                interpretations=(s["interpretation"],) if "interpretation" in s else ()))
     preface = _clean(doc["preface"]) if isinstance(doc.get("preface"), str) and doc["preface"] else None
     return tuple(chapters), tuple(sections), preface, failed
 
@@ -434,7 +510,53 @@ def _norm_penalty(s: str) -> str:
     return " ".join(s.split())
 
 
-def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool) -> PenaltyRow:
+def _editions(spec: dict, revisions: list[dict], history: list[dict]) -> tuple[Edition, ...]:
+    """A ruleset's own editions: its source's revision history (the source's words), then the
+    public edition history of ``[[ruleset.history]]``."""
+    rid = spec["id"]
+    out = [Edition(
+        name=f"{spec['short']} revision {r['revision']}",
+        status="this" if spec["edition"].split()[-1] == r["revision"] else "earlier",
+        changes=tuple(r["changes"]), cite=f"{spec['short']} Revision History, in the source document",
+        date=r.get("date"), from_source=True, ruleset=rid) for r in revisions]
+    out += [Edition(
+        name=h["name"], status=h["status"], changes=tuple(h["changes"]), cite=h["cite"],
+        date=h.get("date"), note=h.get("note"), rows=tuple(h.get("rows", ())),
+        kinds=tuple(Penalty(k) for k in h.get("kinds", ())),
+        sections=tuple(h.get("sections", ())), tools=tuple(h.get("tools", ())), ruleset=rid)
+        for h in history]
+    return tuple(out)
+
+
+def _check_conflicts(col: _Collector, rulesets: dict[str, Ruleset], specs: dict[str, dict],
+                     unchecked: set[str], rules: dict) -> None:
+    """HB024: a conflict between a penalty row and a section is flagged on both of them."""
+    for rid, rs in rulesets.items():
+        if rid in unchecked or "penalties" in specs[rid]:
+            continue
+        failed = rules[rid][3]
+        for r in rs.penalties:
+            if r.conflict_with is None:
+                continue
+            entry = f"row {r.index + 1} {r.id}"
+            if r.conflict_with in failed:
+                continue
+            if not rs.has_section(r.conflict_with):
+                col.add("HB024", f"penalties/{rid}.toml", entry,
+                        f"conflict_with names {r.conflict_with!r}, which is not a section of {rid}")
+            elif r.id not in rs.section(r.conflict_with).conflict_with:
+                col.add("HB024", f"penalties/{rid}.toml", entry,
+                        f"§{r.conflict_with} does not flag the conflict back (its conflict_with lacks {r.id!r})")
+        for sec in rs.sections:
+            for foul in sec.conflict_with:
+                if not any(r.id == foul and r.conflict_with == sec.ref for r in rs.penalties):
+                    col.add("HB024", f"rules/{rid}.toml", sec.ref,
+                            f"conflict_with names {foul!r}, but no row of that foul names §{sec.ref} "
+                            f"in its conflict_with")
+
+
+def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool, *,
+         editions: tuple[Edition, ...] = (), interps: tuple[Interpretation, ...] = ()) -> PenaltyRow:
     main = ("penalty", "kind", "points")
     alt = ("lower", "lower_kind", "lower_points")
     mine, other = (alt, main) if column == "lower" else (main, alt)
@@ -447,8 +569,14 @@ def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool) -> Pen
         note=r.get("note"),
         compare_label=("World Championship" if column == "lower" else "Lower") if two_column else None,
         compare_penalty=compare.strip() if compare is not None else None,
-        differs=two_column and _norm_penalty(r.get("penalty", "")) != _norm_penalty(r.get("lower", "")),
-        index=i)
+        differs=two_column and r.get("differs", _norm_penalty(r.get("penalty", ""))
+                                     != _norm_penalty(r.get("lower", ""))),
+        index=i, condition=r.get("condition"), conflict=r.get("conflict"),
+        conflict_with=r.get("conflict_with"),
+        interpretations=((r["interpretation"],) if "interpretation" in r else ())
+        + tuple(it.text for it in interps if r["id"] in it.rows),
+        edition_notes=tuple(e.note for e in editions if e.note and r["id"] in e.rows
+                            and (not e.kinds or (kind is not None and Penalty(kind) in e.kinds))))
 
 
 def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], known: set[str],
@@ -488,9 +616,12 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], kn
                 col.add("HB041", file, t["id"], f"see_also names {other!r}, which is not a term")
         if "source" in t and t["source"] not in known:
             col.add("HB011", file, t["id"], f"source {t['source']!r} is not a listed ruleset")
+        if t["provenance"] == "source" and "source" not in t:
+            col.add("HB043", file, t["id"], 'provenance is "source" but no source names the ruleset '
+                    "whose words the definition is")
         terms.append(Term(
             id=t["id"], term=t["term"], japanese=t.get("japanese"), reading=t.get("reading"),
-            definition=t["definition"].strip(), romaji=tuple(t.get("romaji", ())),
+            definition=t["definition"].strip(), provenance=t["provenance"], romaji=tuple(t.get("romaji", ())),
             aliases=tuple(t.get("aliases", ())), explanation=t.get("explanation"),
             source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ()))))
     return terms

@@ -23,6 +23,8 @@ class Penalty(enum.StrEnum):
     ``minor_chombo`` is AZRM's Minor Chombo (continue) or (Kyoku restart), 10P (AZRM §1.4);
     ``dead_hand`` is a dead hand (AZRM: Minor Chombo (Dead Hand), 10P); ``point_penalty`` is a
     deduction in P (1P = 1,000 table points) with no other effect on the hand.
+    ``disqualification`` is a tournament's disqualification (EMA RCR, WRC 2025 tables); ``ban``
+    is AZRM's Ban, a permanent exclusion from competitive games (AZRM §1.4, §9.4).
     """
 
     NONE = "none"
@@ -34,6 +36,7 @@ class Penalty(enum.StrEnum):
     POINT_PENALTY = "point_penalty"
     DISCRETION = "discretion"
     DISQUALIFICATION = "disqualification"
+    BAN = "ban"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,12 @@ class Section:
     ``ref`` is the source's number ("2.4", "3.4.6"); ``title`` the English title as the source
     words it; ``title_ja`` the Japanese subtitle or ``None`` where the source has none; ``text`` the
     full text, paragraphs separated by blank lines, list items starting with ``- `` or ``1. ``.
+
+    The handbook's own notes, never part of ``text``: ``conflict`` says where this section and
+    another part of the same ruleset disagree (``conflict_with`` the foul ids of the penalty rows
+    it disagrees with; each of those rows flags it back); ``interpretations`` how the handbook
+    reads what the text leaves open; ``edition_notes`` where another edition of the ruleset gives
+    a different answer (public sources, named in the note).
     """
 
     ruleset: str
@@ -60,6 +69,10 @@ class Section:
     title_ja: str | None
     text: str
     chapter: str
+    conflict: str | None = None
+    conflict_with: tuple[str, ...] = ()
+    interpretations: tuple[str, ...] = ()
+    edition_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +84,13 @@ class PenaltyRow:
     where the source gives one clear outcome, else ``None``; ``strike`` whether it adds an AZRM
     Strike (AZRM §1.4; ``None`` outside AZRM or where the judge decides). For a two-column table
     ``compare_penalty`` is the other column's text under ``compare_label`` and ``differs`` says
-    whether the two columns differ.
+    whether the two columns differ (in the penalty, not in a remark one column adds).
+
+    ``condition`` is when the penalty applies, shown with the row in a list ("determined only at
+    Ron/Tsumo or Ryuukyoku"). The handbook's own notes, never part of ``foul`` or ``penalty``:
+    ``conflict`` where this row and a section of the same ruleset disagree (``conflict_with`` that
+    section's ref, which flags this row back); ``interpretations`` how the handbook reads what the
+    source leaves open; ``edition_notes`` where another edition gives a different answer.
     """
 
     ruleset: str
@@ -88,6 +107,17 @@ class PenaltyRow:
     compare_penalty: str | None = None
     differs: bool = False
     index: int = 0
+    condition: str | None = None
+    conflict: str | None = None
+    conflict_with: str | None = None
+    interpretations: tuple[str, ...] = ()
+    edition_notes: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        """Whether a list showing this row should mark it: a conflict inside its ruleset or an
+        interpretation by the handbook."""
+        return bool(self.conflict or self.interpretations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +127,11 @@ class Term:
     ``term`` is the English concept as the source spells it ("Kui-kae"); ``japanese`` as in the
     source ("喰い替え"), ``None`` where the source says N/A; ``reading`` in kana; ``romaji`` the
     spellings people type; ``refs`` the sections that use it as ``(ruleset, section ref)`` pairs.
+
+    ``provenance`` says whose words ``definition`` is: ``"source"`` — the source's own words, word
+    for word, from the ruleset ``source`` names (its glossary); ``"handbook"`` — written by the
+    handbook (shown as a "Handbook note"), every fact citing a section or a named public source;
+    its ``§`` references are to ``source``. ``explanation`` is always the handbook's.
     """
 
     id: str
@@ -104,6 +139,7 @@ class Term:
     japanese: str | None
     reading: str | None
     definition: str
+    provenance: Literal["source", "handbook"] = "handbook"
     romaji: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     explanation: str | None = None
@@ -134,9 +170,48 @@ class Foul:
 
 @dataclass(frozen=True, slots=True)
 class Revision:
+    """One entry of a source's own revision history (AZRM's "Revision History"), its words."""
+
     revision: str
     date: datetime.date | None
     changes: tuple[str, ...]
+
+
+EditionStatus = Literal["this", "earlier", "later"]
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """One edition of a ruleset, for its Editions page.
+
+    ``status`` is ``"this"`` for the edition the handbook's text follows, ``"earlier"`` or
+    ``"later"`` for others; ``changes`` what the edition says or changed; ``cite`` where these facts
+    come from — the source's own revision history (``from_source``) or a named public source
+    (``"EMA announcement, 2016"``), never the handbook's source files for a public fact; ``note``
+    the short note shown on the rows (``rows``: foul ids), sections (``sections``: refs) and tools
+    (``tools``: ``"chombo"``) whose answer this edition changes; ``kinds``, when given, narrows
+    ``rows`` to the rows of those penalty kinds (the chombo rows of a foul split by circumstance).
+    """
+
+    name: str
+    status: EditionStatus
+    changes: tuple[str, ...]
+    cite: str
+    date: datetime.date | None = None
+    from_source: bool = False
+    note: str | None = None
+    rows: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    ruleset: str = ""
+    kinds: tuple[Penalty, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """Everything a search over this edition should match: name, date, changes, note, cite."""
+        parts = [self.name, self.date.isoformat() if self.date else "", *self.changes,
+                 self.note or "", self.cite]
+        return " ".join(p for p in parts if p)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +219,10 @@ class Ruleset:
     """A ruleset or tournament profile: its rule text and its penalty table.
 
     ``sections`` are in document order (empty for a ruleset that is only a table); ``penalties``
-    in source order. ``base`` names the ruleset a tournament profile modifies.
+    in source order. ``base`` names the ruleset a tournament profile modifies. ``editions``
+    lists the ruleset's editions, newest first (the source's revision history and public edition
+    history; a ruleset that uses another's penalty table also lists that table's editions);
+    ``interpretations`` the handbook's readings that apply to several rows or a calculator.
     """
 
     id: str
@@ -160,7 +238,15 @@ class Ruleset:
     sections: tuple[Section, ...] = ()
     penalties: tuple[PenaltyRow, ...] = ()
     revisions: tuple[Revision, ...] = ()
+    editions: tuple[Edition, ...] = ()
+    interpretations: tuple["Interpretation", ...] = ()
     _by_ref: Mapping[str, Section] = field(default_factory=dict, repr=False, compare=False)
+
+    def notes_for_tool(self, tool: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The handbook's notes for calculator ``tool`` (``"chombo"``) of this ruleset:
+        ``(interpretations, edition notes)``, each a tuple of plain sentences."""
+        return (tuple(i.text for i in self.interpretations if tool in i.tools),
+                tuple(e.note for e in self.editions if e.note and tool in e.tools))
 
     def section(self, ref: str) -> Section:
         """The section numbered ``ref``; raises ``KeyError`` if this ruleset has none."""
@@ -185,6 +271,16 @@ class Ruleset:
                           or r.ref.startswith(section_ref + ".")):
                 out.append(r)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """A reading the handbook makes where the ruleset's text leaves a question open, applying to
+    the penalty rows ``rows`` (foul ids) and the calculators ``tools`` (``"chombo"``)."""
+
+    text: str
+    rows: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
 
 
 _INDEX_LOCK = threading.Lock()

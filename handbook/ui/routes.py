@@ -94,6 +94,8 @@ ROUTES: tuple[Route, ...] = (
     Route("/search", V + "search:build", "search", parent="/"),
     Route("/rules", V + "rules:build_index", "rules"),
     Route("/rules/<ruleset>", V + "rules:build_ruleset", "ruleset", parent="/rules"),
+    Route("/rules/<ruleset>/editions", V + "rules:build_editions", "editions",
+          parent="/rules/<ruleset>"),
     Route("/rules/<ruleset>/<ref>", V + "rules:build_section", "section", parent="/rules/<ruleset>"),
     Route("/penalties", V + "penalties:build_index", "penalties"),
     Route("/penalties/<ruleset>", V + "penalties:build_table", "penalty-table", parent="/penalties"),
@@ -183,6 +185,10 @@ def search_route(query: str) -> str:
 
 def section_route(ruleset: str, ref: str) -> str:
     return build_route("section", ruleset=ruleset, ref=ref)
+
+
+def editions_route(ruleset: str) -> str:
+    return build_route("editions", ruleset=ruleset)
 
 
 def penalty_route(ruleset: str, foul: str | None = None) -> str:

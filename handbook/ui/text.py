@@ -183,11 +183,35 @@ def section_links(text: str, *, ruleset: str, library: Library | None = None) ->
     return seen
 
 
+_REF_NUMBER = re.compile(r"(?<![\w.§])(\d+(?:\.\d+)+|\d+(?= \())")
+
+
 def ref_label(ref: str | None) -> str:
-    """"§2.4" for a section ref ("" for none); keeps the source's suffix ("§12.3.1 (2)")."""
+    """A reference as a screen shows it: "§" only before a section number.
+
+    "2.4" -> "§2.4"; the source's suffix stays ("12.3.1 (2)" -> "§12.3.1 (2)"); a ref that names
+    another row rather than a section keeps its words ("Wrongly revealing tiles" stays as it is,
+    "Regular penalty 12.3.8 (2)" -> "Regular penalty §12.3.8 (2)", "12.3.6 (7), 9.2" ->
+    "§12.3.6 (7), §9.2"). "" for none.
+    """
     if not ref:
         return ""
-    return f"§{ref}"
+    ref = ref.strip()
+    if re.fullmatch(_REF, ref):
+        return f"§{ref}"
+    return _REF_NUMBER.sub(lambda m: f"§{m.group(1)}", ref)
+
+
+_OUTCOME_SPLIT = re.compile(r"\s*;\s*|\s+(?=\d+(?:-\d+|\+) tiles:)")
+
+
+def outcome_lines(text: str | None) -> list[str]:
+    """A penalty cell as one outcome a line: the source separates outcomes with " ; " or runs
+    them together by circumstance ("1-2 tiles: Warning / 5P pp 3-6 tiles: Dead hand 7+ tiles:
+    Chonbo 30P" -> three lines). The words stay the source's; a cell with one outcome is one line."""
+    if not text:
+        return []
+    return [p for p in (x.strip() for x in _OUTCOME_SPLIT.split(text)) if p]
 
 
 def leading_ref(ref: str | None) -> str | None:

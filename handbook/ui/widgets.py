@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from handbook.i18n import N_
 from handbook.ui.text import Block, Segment, blocks, segments
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,3 +146,54 @@ def refresh(*controls: ft.Control) -> None:
         except RuntimeError:
             continue
         page.update(c)
+
+
+#: the handbook's own notes, each kind with its label, icon and colours (never the source's words)
+NOTE_KINDS: dict[str, tuple[str, str, str, str]] = {
+    # kind: (label, icon, background, foreground)
+    "conflict": (N_("Conflict in the rules"), ft.Icons.WARNING_AMBER, ft.Colors.ERROR_CONTAINER,
+                 ft.Colors.ON_ERROR_CONTAINER),
+    "interpretation": (N_("Handbook's reading"), ft.Icons.LIGHTBULB_OUTLINE, ft.Colors.TERTIARY_CONTAINER,
+                       ft.Colors.ON_TERTIARY_CONTAINER),
+    "edition": (N_("Other editions"), ft.Icons.HISTORY, ft.Colors.SECONDARY_CONTAINER,
+                ft.Colors.ON_SECONDARY_CONTAINER),
+    "handbook": (N_("Handbook note"), ft.Icons.EDIT_NOTE, ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                 ft.Colors.ON_SURFACE),
+}
+
+
+def note_box(ctx: "AppContext", kind: str, text: str, *, ruleset: str | None,
+             size: int = SMALL_SIZE, key: str | None = None) -> ft.Control:
+    """A note the handbook adds (``kind``: conflict, interpretation, edition, handbook), labelled
+    so a judge never takes it for the source's words; § references in it are links."""
+    label, icon, bg, fg = NOTE_KINDS[kind]
+    head = ft.Row([ft.Icon(icon, size=18, color=fg),
+                   ft.Text(ctx._(label), size=12, weight=ft.FontWeight.BOLD, color=fg)],
+                  spacing=6, tight=True)
+    return ft.Container(
+        content=ft.Column([head, rich_text(ctx, text, ruleset=ruleset, size=size, color=fg)],
+                          spacing=4, tight=True),
+        bgcolor=bg, border_radius=8, padding=ft.Padding.all(10), key=key,
+    )
+
+
+def note_badge(ctx: "AppContext", kind: str) -> ft.Control:
+    """The short mark of a note kind for a list row ("Conflict in the rules")."""
+    label, icon, bg, fg = NOTE_KINDS[kind]
+    return ft.Container(
+        content=ft.Row([ft.Icon(icon, size=14, color=fg),
+                        ft.Text(ctx._(label), size=12, weight=ft.FontWeight.W_600, color=fg)],
+                       spacing=4, tight=True),
+        bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+    )
+
+
+def handbook_notes(ctx: "AppContext", *, ruleset: str | None, conflict: str | None = None,
+                   interpretations: Sequence[str] = (), edition_notes: Sequence[str] = ()) -> list[ft.Control]:
+    """The note boxes of an entry: its conflict, then the handbook's readings, then edition notes."""
+    out: list[ft.Control] = []
+    if conflict:
+        out.append(note_box(ctx, "conflict", conflict, ruleset=ruleset))
+    out += [note_box(ctx, "interpretation", t, ruleset=ruleset) for t in interpretations]
+    out += [note_box(ctx, "edition", t, ruleset=ruleset) for t in edition_notes]
+    return out

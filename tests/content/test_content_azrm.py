@@ -101,6 +101,7 @@ PENALTY_NAMES = {
     "Minor Chombo (Dead Hand) 10P": (Penalty.DEAD_HAND, 10),
     "Minor Chombo (Kyoku restart) 10P": (Penalty.MINOR_CHOMBO, 10),
     "Chombo 30P": (Penalty.CHOMBO, 30),
+    "Ban": (Penalty.BAN, None),
 }
 
 
@@ -117,7 +118,7 @@ def test_penalties_use_the_names_of_1_4(azrm):
             kind, points = PENALTY_NAMES[r.penalty]
             assert (r.kind, r.points) == (kind, points), r.foul
         else:
-            assert r.kind in (Penalty.NONE, Penalty.REDEAL, Penalty.DISCRETION, Penalty.DISQUALIFICATION,
+            assert r.kind in (Penalty.NONE, Penalty.REDEAL, Penalty.DISCRETION,
                               Penalty.POINT_PENALTY), (r.foul, r.penalty)
 
 

@@ -91,7 +91,8 @@ def row_entry(table: str, row_id: str, *, appended: bool = False, foul: str | No
     return entry
 
 
-TERM = '[[term]]\nid = "{id}"\nterm = "Test term"\ndefinition = "A term added by a test."\n'
+TERM = ('[[term]]\nid = "{id}"\nterm = "Test term"\ndefinition = "A term added by a test."\n'
+        'provenance = "handbook"\n')
 ROW = '[[row]]\nid = "obstruction"\ncategory = "Test"\nfoul = "A foul added by a test"\npenalty = "Warning"\n'
 FOUL = '[[foul]]\nid = "{id}"\nname = "A foul added by a test"\njapanese = ["試験"]\n'
 RULESET = ('[[ruleset]]\nid = "{id}"\ntitle = "Test ruleset"\nshort = "Test"\nedition = "Test"\n'
@@ -140,6 +141,9 @@ CASES = [
     Case("hb003-row-missing-penalty", "HB003",
          append("penalties/ema-rcr.toml", ROW.replace('penalty = "Warning"\n', "")),
          "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "penalty"),
+    Case("hb003-term-missing-provenance", "HB003",
+         append("glossary.toml", TERM.format(id="test-term").replace('provenance = "handbook"\n', '')),
+         "glossary.toml", "test-term", "provenance"),
     Case("hb003-term-missing-definition", "HB003",
          append("glossary.toml", TERM.format(id="test-term").replace('definition = "A term added by a test."\n', "")),
          "glossary.toml", "test-term", "definition"),
@@ -159,6 +163,9 @@ CASES = [
     # HB005 a value is not allowed (bad slug, unknown penalty kind, empty text)
     Case("hb005-unknown-kind", "HB005", append("penalties/azrm.toml", ROW + 'kind = "yellow-card"\n'),
          "penalties/azrm.toml", row_entry("azrm", "obstruction", appended=True), "kind"),
+    Case("hb005-bad-provenance", "HB005",
+         append("glossary.toml", TERM.format(id="test-term").replace('"handbook"', '"ours"')),
+         "glossary.toml", "test-term", "provenance"),
     Case("hb005-bad-slug", "HB005", append("glossary.toml", TERM.format(id="Test Term")),
          "glossary.toml", "Test Term", "id"),
     Case("hb005-empty-text", "HB005", append("rules/azrm.toml", '[[section]]\nref = "11.7"\ntitle = "Empty"\ntext = ""\n'),
@@ -224,6 +231,28 @@ CASES = [
     Case("hb042-missing-ruleset", "HB042",
          append("glossary.toml", TERM.format(id="test-term") + 'refs = ["wrc-2099:1.1"]\n'),
          "glossary.toml", "test-term", "wrc-2099:1.1"),
+    # HB014 an edition or interpretation names a row, section or calculator its ruleset lacks
+    Case("hb014-history-unknown-row", "HB014",
+         append("rulesets.toml", RULESET.format(id="test-ruleset")
+                + '[[ruleset.history]]\nname = "Test 2020"\nstatus = "earlier"\nchanges = ["x"]\n'
+                  'cite = "a test"\nnote = "n"\nrows = ["no-such-foul"]\n'),
+         "rulesets.toml", "test-ruleset history 1", "no-such-foul"),
+    Case("hb014-interpretation-unknown-row", "HB014",
+         append("rulesets.toml", RULESET.format(id="test-ruleset")
+                + '[[ruleset.interpretation]]\ntext = "A reading."\nrows = ["no-such-foul"]\n'),
+         "rulesets.toml", "test-ruleset interpretation 1", "no-such-foul"),
+    # HB024 a conflict is not flagged on both sides
+    Case("hb024-row-conflict-not-flagged-back", "HB024",
+         append("penalties/ema-rcr.toml", ROW + 'conflict = "Disagrees with §3.4.7."\nconflict_with = "3.4.7"\n'),
+         "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "3.4.7"),
+    Case("hb024-section-conflict-no-row", "HB024",
+         replace_once("rules/ema-rcr.toml", 'conflict_with = ["calling-with-dead-hand", "empty-call-win"]',
+                      'conflict_with = ["calling-with-dead-hand", "empty-call-win", "cheating"]'),
+         "rules/ema-rcr.toml", "3.4.6", "cheating"),
+    # HB043 a term marked as the source's words names no source
+    Case("hb043-source-term-without-source", "HB043",
+         append("glossary.toml", TERM.format(id="test-term").replace('"handbook"', '"source"')),
+         "glossary.toml", "test-term", "provenance"),
     # HB050 a calculator ruling names an unknown ruleset or is inconsistent
     Case("hb050-band-missing-row", "HB050",
          replace_once("rulings.toml", 'row = "Wrongly revealing tiles: 3 or 4 tiles"', 'row = "Wrongly revealing tiles: three or four"'),
@@ -263,9 +292,13 @@ CASES = [
 _DOC_CODES = re.findall(r"^(HB\d{3})\s", load_module.__doc__ or "", flags=re.M)
 
 
+#: codes reported only by the word-for-word source check (tests/content/test_content_provenance.py)
+SOURCE_CHECK_CODES = {"HB044"}
+
+
 def test_every_documented_code_has_a_fixture():
     assert _DOC_CODES, "load.py's docstring lists no codes"
-    assert sorted(set(_DOC_CODES)) == sorted({c.code for c in CASES})
+    assert sorted(set(_DOC_CODES)) == sorted({c.code for c in CASES} | SOURCE_CHECK_CODES)
 
 
 def _load_broken(content_copy: Path, case: Case) -> tuple[handbook.ContentError, str]:
@@ -406,10 +439,17 @@ def test_check_is_clean_on_the_shipped_content(root_dir, library):
     assert len(lines) == 1, done.stdout
     sections = sum(len(r.sections) for r in library.rulesets.values())
     rows = sum(len(r.penalties) for r in library.rulesets.values())
-    m = re.fullmatch(r"ok: (\d+) rulesets, (\d+) sections, (\d+) penalty rows, (\d+) terms", lines[0])
+    m = re.fullmatch(r"ok: (\d+) rulesets, (\d+) sections, (\d+) penalty rows, (\d+) terms(?:; .*)?", lines[0])
     assert m, lines[0]
-    assert tuple(map(int, m.groups())) == (len(library.rulesets), sections, rows, len(library.glossary))
+    assert tuple(map(int, m.groups()[:4])) == (len(library.rulesets), sections, rows, len(library.glossary))
     assert done.stderr == ""
+
+
+def test_check_says_when_the_source_check_is_skipped(root_dir, monkeypatch):
+    monkeypatch.delenv("HANDBOOK_SOURCES", raising=False)
+    done = _check(root_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "source check skipped" in done.stdout
 
 
 def test_check_with_an_explicit_folder(root_dir, content_copy):

@@ -27,9 +27,10 @@ def test_content_error_is_a_value_error():
 
 def test_penalty_enum():
     assert issubclass(handbook.Penalty, enum.StrEnum)
+    # the API's nine values, in order; AZRM's Ban added after them (a Ban is not a disqualification)
     assert [p.value for p in handbook.Penalty] == [
         "none", "warning", "redeal", "dead_hand", "minor_chombo", "chombo", "point_penalty", "discretion",
-        "disqualification"]
+        "disqualification", "ban"]
     assert handbook.Penalty("chombo") == "chombo"
 
 

@@ -15,6 +15,7 @@ from handbook.ui.context import nav_index
     ("/rules", "rules", {}),
     ("/rules/azrm", "ruleset", {"ruleset": "azrm"}),
     ("/rules/azrm/2.4", "section", {"ruleset": "azrm", "ref": "2.4"}),
+    ("/rules/ema-rcr/editions", "editions", {"ruleset": "ema-rcr"}),
     ("/rules/ema-rcr/3.4.6/", "section", {"ruleset": "ema-rcr", "ref": "3.4.6"}),
     ("/penalties", "penalties", {}),
     ("/penalties/wrc-2025", "penalty-table", {"ruleset": "wrc-2025"}),

@@ -21,6 +21,9 @@ ALL_ROUTES = [
     "/penalties/rakkii-nomi-2026", "/penalties/azrm", "/penalties/ema-rcr",
     "/penalties/wrc-2025/revealed-tiles", "/glossary", "/glossary/misehai", "/glossary/kui-kae",
     "/tools", "/tools/chombo", "/tools/revealed", "/tools/strikes", "/ledger", "/no/such/page",
+    "/rules/azrm/editions", "/rules/ema-rcr/editions", "/rules/wrc-2025/editions",
+    "/rules/wrc-2025-lower/editions", "/rules/rakkii-nomi-2026/editions", "/glossary/dead-hand",
+    "/penalties/ema-rcr/calling-with-dead-hand", "/tools/chombo?ruleset=ema-rcr",
 ]
 
 
@@ -172,7 +175,7 @@ def test_ruleset_page_lists_chapters_with_japanese(ctx, library):
     assert "2. Shuffling and Drawing" in shown
     assert "§2.4  Wrongly revealing tiles" in shown and "見せ牌" in shown
     routes_listed = [t.data for t in find(view, ft.ListTile) if (t.data or "").startswith("/rules/azrm/")]
-    assert routes_listed == [f"/rules/azrm/{s.ref}" for s in library.rulesets["azrm"].sections]
+    assert routes_listed == ["/rules/azrm/editions"] + [f"/rules/azrm/{s.ref}" for s in library.rulesets["azrm"].sections]
 
 
 def test_wrc_table_side_by_side_with_differences_marked(ctx, library):

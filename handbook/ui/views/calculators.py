@@ -27,6 +27,7 @@ from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, ref_label
+from handbook.ui.widgets import handbook_notes
 
 BIG = 30
 MEDIUM = 20
@@ -325,6 +326,10 @@ def build_chombo(ctx: AppContext) -> ft.View:
         if s.notes:
             rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
             rows += _notes(s.notes)
+        # the handbook's readings and the editions that settle a chombo differently
+        interpretations, edition_notes = rs.notes_for_tool("chombo")
+        rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations,
+                               edition_notes=edition_notes)
         rows.append(_link(ctx, source_link(lib, rs.id, s.ref, s.foul)))
         result.controls = [_card(rows)]
 

@@ -20,6 +20,7 @@ from handbook.ui.widgets import (
     empty_note,
     filter_field,
     nav_tile,
+    note_box,
     rich_text,
     section_heading,
 )
@@ -144,13 +145,24 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
         controls.append(ft.Text(_("Also: {names}").format(names=", ".join([*t.aliases, *spellings])),
                                 size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     controls.append(section_heading(_("Definition")))
-    controls.append(rich_text(ctx, t.definition, ruleset=t.source, selectable=False))
-    if t.source and t.source in ctx.library.rulesets:
-        controls.append(ft.Row([badge(_("Source: {ruleset}").format(
-            ruleset=ctx.library.rulesets[t.source].short))]))
+    rs = ctx.library.rulesets.get(t.source or "")
+    if t.provenance == "source" and rs is not None:
+        # the source's own words, with where they come from
+        controls.append(ft.Container(
+            content=ft.Column([
+                ft.Row([ft.Icon(ft.Icons.FORMAT_QUOTE, size=18, color=ft.Colors.PRIMARY),
+                        badge(_("Source: {ruleset} Glossary").format(ruleset=rs.short))], spacing=6),
+                rich_text(ctx, t.definition, ruleset=t.source, selectable=False),
+            ], spacing=6, tight=True),
+            border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.PRIMARY)),
+            padding=ft.Padding.only(left=10, top=2, bottom=2), key="definition-source"))
+    else:
+        controls.append(note_box(ctx, "handbook", t.definition, ruleset=t.source, size=BODY_SIZE,
+                                 key="definition-handbook"))
     if t.explanation:
         controls.append(section_heading(_("Explanation")))
-        controls.append(rich_text(ctx, t.explanation, ruleset=t.source))
+        controls.append(note_box(ctx, "handbook", t.explanation, ruleset=t.source, size=BODY_SIZE,
+                                 key="explanation"))
     secs = term_sections(ctx.library, t)
     if secs:
         controls.append(section_heading(_("Sections"), count=len(secs)))

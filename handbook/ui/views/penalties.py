@@ -15,7 +15,7 @@ from handbook.core.search import fold
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
-from handbook.ui.text import leading_ref, ref_label
+from handbook.ui.text import leading_ref, outcome_lines, ref_label
 from handbook.ui.widgets import (
     refresh,
     BODY_SIZE,
@@ -23,7 +23,9 @@ from handbook.ui.widgets import (
     badge,
     empty_note,
     filter_field,
+    handbook_notes,
     nav_tile,
+    note_badge,
     rich_text,
     section_heading,
 )
@@ -67,7 +69,7 @@ def two_column(rs: Ruleset) -> bool:
 def row_text(row: PenaltyRow) -> str:
     """Everything a filter matches in a row, folded."""
     return fold(" ".join(x for x in (row.foul, row.penalty, row.compare_penalty, row.category, row.note,
-                                     row.ref, row.id.replace("-", " ")) if x))
+                                     row.condition, row.ref, row.id.replace("-", " ")) if x))
 
 
 def filter_rows(rows: Iterable[PenaltyRow], query: str = "", *, only_differences: bool = False
@@ -123,8 +125,10 @@ def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Co
     if col.label:
         items.append(ft.Text(_(col.label), size=12, weight=ft.FontWeight.W_600,
                              color=ft.Colors.ON_SURFACE_VARIANT))
-    items.append(ft.Text(col.text or _("(not given)"), size=BODY_SIZE,
-                         weight=ft.FontWeight.BOLD if col.own else ft.FontWeight.NORMAL))
+    weight = ft.FontWeight.BOLD if col.own else ft.FontWeight.NORMAL
+    lines = outcome_lines(col.text) or [_("(not given)")]
+    # one outcome a line ("1-2 tiles: …", "3-6 tiles: …"), the source's words unchanged
+    items.extend(ft.Text(line, size=BODY_SIZE, weight=weight) for line in lines)
     return ft.Container(
         content=ft.Column(items, spacing=2, tight=True),
         expand=True,
@@ -148,7 +152,11 @@ def _row_badges(ctx: AppContext, row: PenaltyRow) -> list[ft.Control]:
     _ = ctx._
     out: list[ft.Control] = []
     if row.ref:
-        out.append(ft.Text(ref_label(row.ref), size=SMALL_SIZE, weight=ft.FontWeight.BOLD,
+        label = ref_label(row.ref)
+        if not label.startswith("§"):
+            # the source's reference names another row, not a section
+            label = _("Source reference: {ref}").format(ref=label)
+        out.append(ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.BOLD,
                            color=ft.Colors.PRIMARY))
     if row.differs:
         out.append(ft.Container(
@@ -160,6 +168,12 @@ def _row_badges(ctx: AppContext, row: PenaltyRow) -> list[ft.Control]:
         ))
     if row.strike:
         out.append(badge(_("Strike"), tooltip=_("Adds an AZRM Strike (§1.4)")))
+    if row.conflict:
+        out.append(note_badge(ctx, "conflict"))
+    if row.interpretations:
+        out.append(note_badge(ctx, "interpretation"))
+    if row.edition_notes:
+        out.append(note_badge(ctx, "edition"))
     return out
 
 
@@ -167,6 +181,9 @@ def row_tile(ctx: AppContext, row: PenaltyRow) -> ft.Control:
     """One row of a table: foul, § ref, marks, penalty (both columns for WRC)."""
     head = _row_badges(ctx, row)
     parts: list[ft.Control] = [ft.Text(row.foul, size=BODY_SIZE, weight=ft.FontWeight.W_500)]
+    if row.condition:
+        parts.append(ft.Text(row.condition, size=SMALL_SIZE, italic=True,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
     if head:
         parts.append(ft.Row(head, spacing=8, wrap=True))
     parts.append(penalty_cells(ctx, row))
@@ -237,6 +254,10 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
         intro.append(ft.Text(
             _("{ruleset} uses the {column} column (highlighted).").format(ruleset=rs.short, column=_(own_label)),
             size=SMALL_SIZE))
+    if rs.editions:
+        intro.append(nav_tile(ctx, _("Editions"), f"/rules/{rs.id}/editions",
+                              subtitle=_("Where other editions give a different answer"),
+                              leading=ft.Icon(ft.Icons.HISTORY), key="editions"))
     if rs.note:
         intro.append(ft.ExpansionTile(
             title=ft.Text(_("About this table"), size=SMALL_SIZE),
@@ -261,6 +282,8 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
     for row in rows:
         controls.append(ft.Semantics(header=True, heading_level=1,
                                      content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD)))
+        if row.condition:
+            controls.append(ft.Text(row.condition, size=BODY_SIZE, italic=True))
         marks = _row_badges(ctx, row)
         if marks:
             controls.append(ft.Row(marks, spacing=8, wrap=True))
@@ -272,6 +295,9 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
         controls.append(ft.Text(" · ".join(facts), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
         if row.note:
             controls.append(rich_text(ctx, row.note, ruleset=rs.id, size=SMALL_SIZE))
+        controls.extend(handbook_notes(ctx, ruleset=rs.id, conflict=row.conflict,
+                                       interpretations=row.interpretations,
+                                       edition_notes=row.edition_notes))
         target = ref_route(ctx.library, row)
         if target:
             sec = rs.section(leading_ref(row.ref) or "")
@@ -290,6 +316,8 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
             sub.append(f"{_(own.label)}: {own.text}" if own.label else own.text)
             if r.ref:
                 sub.append(ref_label(r.ref))
+            if r.conflict:
+                sub.append(_("Conflict in the rules: see the row"))
             controls.append(nav_tile(ctx, other.short, penalty_route(other.id, r.id), subtitle=sub,
                                      leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
     return ctx.view(route=ctx.route, title=rows[0].foul, controls=controls)

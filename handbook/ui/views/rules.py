@@ -8,11 +8,24 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from handbook.core.model import Library, PenaltyRow, Ruleset, Section, Term
+from handbook.i18n import N_, format_date
+
+from handbook.core.model import Edition, Library, PenaltyRow, Ruleset, Section, Term
 from handbook.ui.context import AppContext
-from handbook.ui.routes import penalty_route, section_route, term_route
+from handbook.ui.routes import editions_route, penalty_route, section_route, term_route
 from handbook.ui.text import ref_label, section_links
-from handbook.ui.widgets import SMALL_SIZE, badge, empty_note, nav_tile, rule_text, section_heading
+from handbook.ui.widgets import (
+    BODY_SIZE,
+    SMALL_SIZE,
+    badge,
+    empty_note,
+    handbook_notes,
+    nav_tile,
+    note_badge,
+    note_box,
+    rule_text,
+    section_heading,
+)
 
 
 # ------------------------------------------------------------------ data (no flet)
@@ -123,6 +136,10 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
         out.append(nav_tile(ctx, _("Penalty table"), penalty_route(rs.id),
                             subtitle=_("{count} rows").format(count=len(rs.penalties)),
                             leading=ft.Icon(ft.Icons.GAVEL)))
+    if rs.editions:
+        out.append(nav_tile(ctx, _("Editions"), editions_route(rs.id),
+                            subtitle=_("Revision history and where other editions differ"),
+                            leading=ft.Icon(ft.Icons.HISTORY), key="editions"))
     if rs.note:
         out.append(ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     if rs.preface:
@@ -148,9 +165,16 @@ def build_ruleset(ctx: AppContext, ruleset: str) -> ft.View:
         if g.ref in chapter_text:
             controls.extend(rule_text(ctx, chapter_text[g.ref], ruleset=rs.id))
         for s in g.sections:
+            marks = [note_badge(ctx, k) for k, on in (("conflict", s.conflict),
+                                                      ("interpretation", s.interpretations),
+                                                      ("edition", s.edition_notes)) if on]
+            sub: list[str] | str | None = s.title_ja
             controls.append(nav_tile(
                 ctx, f"{ref_label(s.ref)}  {s.title}", section_route(rs.id, s.ref),
-                subtitle=s.title_ja, key=f"section-{s.ref}"))
+                subtitle=sub, key=f"section-{s.ref}"))
+            if marks:
+                controls.append(ft.Container(ft.Row(marks, spacing=6, wrap=True),
+                                             padding=ft.Padding.only(left=8, bottom=6)))
     return ctx.view(route=ctx.route, title=rs.short, controls=controls)
 
 
@@ -173,14 +197,24 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
                                    size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     controls: list[ft.Control] = [*title_block, ft.Divider(height=8),
                                   *rule_text(ctx, sec.text, ruleset=rs.id)]
+    notes = handbook_notes(ctx, ruleset=rs.id, conflict=sec.conflict,
+                           interpretations=sec.interpretations, edition_notes=sec.edition_notes)
+    if notes:
+        controls.append(ft.Container(ft.Column(notes, spacing=8), padding=ft.Padding.only(top=8)))
 
     if p.penalties:
         controls.append(section_heading(_("Penalties citing {ref}").format(ref=ref_label(sec.ref)),
                                         count=len(p.penalties)))
         for row in p.penalties:
             sub = [row.penalty]
+            if row.condition:
+                sub.append(row.condition)
             if row.strike:
                 sub.append(_("Adds a Strike"))
+            if row.conflict:
+                sub.append(_("Conflict in the rules: see the row"))
+            if row.interpretations:
+                sub.append(_("The handbook's reading: see the row"))
             controls.append(nav_tile(ctx, row.foul, penalty_route(rs.id, row.id), subtitle=sub,
                                      leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
     if p.linked:
@@ -208,5 +242,77 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
     return ctx.view(route=ctx.route, title=f"{rs.short} {ref_label(sec.ref)}", controls=controls)
 
 
-__all__ = ["build_index", "build_ruleset", "build_section", "chapter_groups", "neighbours",
+STATUS_LABELS = {
+    "this": N_("The edition this handbook follows"),
+    "earlier": N_("Earlier edition"),
+    "later": N_("Later edition"),
+}
+
+
+def _edition_card(ctx: AppContext, rs: Ruleset, e: Edition) -> ft.Control:
+    _ = ctx._
+    head = [ft.Text(e.name, size=18, weight=ft.FontWeight.BOLD)]
+    marks = [badge(_(STATUS_LABELS[e.status]))]
+    if e.date:
+        marks.append(ft.Text(format_date(e.date, "long", locale=ctx.settings.locale), size=SMALL_SIZE,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+    body: list[ft.Control] = [*head, ft.Row(marks, spacing=8, wrap=True)]
+    changes = [ft.Row([ft.Container(ft.Text("•", size=BODY_SIZE), width=16),
+                       ft.Text(c, size=BODY_SIZE, expand=True)],
+                      vertical_alignment=ft.CrossAxisAlignment.START, spacing=4) for c in e.changes]
+    if e.from_source:
+        # the source's own revision history: its words, quoted
+        body.append(ft.Container(
+            ft.Column([badge(_("Source: {cite}").format(cite=e.cite)), *changes], spacing=4, tight=True),
+            border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.PRIMARY)),
+            padding=ft.Padding.only(left=10)))
+    else:
+        body += changes
+        body.append(ft.Text(_("Public edition history, not the words of the handbook's source documents. "
+                              "Source: {cite}").format(cite=e.cite), size=SMALL_SIZE, italic=True,
+                            color=ft.Colors.ON_SURFACE_VARIANT))
+    if e.note:
+        body.append(note_box(ctx, "edition", e.note, ruleset=rs.id))
+        affected = [r for r in rs.penalties if e.note in r.edition_notes]
+        for r in affected:
+            body.append(nav_tile(ctx, r.foul, penalty_route(rs.id, r.id),
+                                 leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
+        for ref in e.sections:
+            if rs.has_section(ref):
+                sec = rs.section(ref)
+                body.append(nav_tile(ctx, f"{ref_label(ref)}  {sec.title}", section_route(rs.id, ref),
+                                     leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY)))
+        if "chombo" in e.tools:
+            body.append(nav_tile(ctx, _("Chombo settlement"), f"/tools/chombo?ruleset={rs.id}",
+                                 leading=ft.Icon(ft.Icons.CALCULATE, color=ft.Colors.PRIMARY)))
+    return ft.Container(ft.Column(body, spacing=8, tight=True), padding=ft.Padding.all(12),
+                        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), border_radius=12,
+                        key=f"edition-{e.ruleset}-{e.name}")
+
+
+def build_editions(ctx: AppContext, ruleset: str) -> ft.View:
+    """``/rules/<ruleset>/editions``: the ruleset's editions, newest first — the source's own
+    revision history, then public edition history citing its source — with the rows, sections
+    and calculators where another edition gives a different answer."""
+    _ = ctx._
+    rs = ctx.library.rulesets[ruleset]
+    controls: list[ft.Control] = [
+        ft.Text(rs.title, size=18, weight=ft.FontWeight.BOLD),
+        ft.Text(_("This handbook follows: {edition}").format(edition=rs.edition), size=BODY_SIZE),
+    ]
+    if not rs.editions:
+        controls.append(empty_note(_("No edition history is known for this ruleset.")))
+    own = [e for e in rs.editions if e.ruleset == rs.id]
+    inherited = [e for e in rs.editions if e.ruleset != rs.id]
+    controls += [_edition_card(ctx, rs, e) for e in own]
+    if inherited:
+        table = ctx.library.rulesets.get(inherited[0].ruleset)
+        controls.append(section_heading(_("Editions of {ruleset}").format(
+            ruleset=table.short if table else inherited[0].ruleset)))
+        controls += [_edition_card(ctx, rs, e) for e in inherited]
+    return ctx.view(route=ctx.route, title=_("{ruleset} editions").format(ruleset=rs.short),
+                    controls=controls)
+
+
+__all__ = ["build_editions", "build_index", "build_ruleset", "build_section", "chapter_groups", "neighbours",
            "section_page", "rule_rulesets"]
