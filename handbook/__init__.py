@@ -15,11 +15,12 @@ from handbook.core.load import ContentError, Problem, load_library
 from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
 from handbook.core.rulings import SEATS, SOURCES, ChomboSettlement, Ruling, chombo, revealed_tiles
 from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.core.study import Card, study_deck
 
 __all__ = [
-    "Chapter", "ChomboSettlement", "ContentError", "Hit", "Library", "Penalty", "PenaltyRow",
+    "Card", "Chapter", "ChomboSettlement", "ContentError", "Hit", "Library", "Penalty", "PenaltyRow",
     "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES", "Section", "StrikeStatus", "Term",
-    "chombo", "default_library", "load_library", "revealed_tiles", "strike_status",
+    "chombo", "default_library", "load_library", "revealed_tiles", "strike_status", "study_deck",
 ]
 
 
