@@ -7,8 +7,8 @@ shows while its box is empty (:func:`recent_controls`).
 The deck is ``?ruleset=<id>`` (default: the chosen ruleset, else the first). Data:
 :mod:`handbook.study` (fsrs scheduling, TinyDB storage shared with the ledger's adapter).
 
-Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookmark",
-"Remove bookmark", "Progress", "Exam", "Bookmarks", "I knew it", "I missed it", "Export progress",
+Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookmark" (a switch),
+"Progress", "Exam", "Bookmarks", "I knew it", "I missed it", "Export progress",
 "Import progress".
 """
 
@@ -131,7 +131,7 @@ def prompt_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
     return [
         ft.Row(head, spacing=8),
         ft.Text(_(QUESTIONS.get(card.kind, "")), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(card.prompt, size=22, weight=ft.FontWeight.W_600, key="card-prompt", selectable=True),
+        ft.Text(card.prompt, size=22, weight=ft.FontWeight.W_600, key="card-prompt"),
     ]
 
 
@@ -142,7 +142,7 @@ def answer_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
     lib = ctx.library
     out: list[ft.Control] = [
         ft.Divider(height=8),
-        ft.Text(card.answer, size=20, weight=ft.FontWeight.BOLD, key="card-answer", selectable=True),
+        ft.Text(card.answer, size=20, weight=ft.FontWeight.BOLD, key="card-answer"),
     ]
     if card.cite and card.source in lib.rulesets:
         src = lib.rulesets[card.source]
@@ -458,7 +458,7 @@ def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None])
 
 def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> list[ft.Control]:
     """For an entry page's AppBar: notes that the entry was opened (recent lookups) and gives
-    its star (accessible name "Bookmark" / "Remove bookmark")."""
+    its star (accessible name "Bookmark", a switch: on when bookmarked)."""
     _ = ctx._
 
     def star(store: StudyStore) -> ft.Control:
@@ -468,14 +468,12 @@ def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> 
         def toggle(e=None) -> None:
             now_on = store.set_bookmark(kind, ruleset, ref, not button.selected)
             button.selected = now_on
-            button.tooltip = _("Remove bookmark") if now_on else _("Bookmark")
-            wrapper.label = button.tooltip
             wrapper.toggled = now_on
             refresh(wrapper)
 
+        # one name, "Bookmark"; whether it is on is the switch's state (as with "Dark theme")
         button = ft.IconButton(icon=ft.Icons.STAR_BORDER, selected_icon=ft.Icons.STAR, selected=marked,
-                               tooltip=_("Remove bookmark") if marked else _("Bookmark"), on_click=toggle,
-                               key="bookmark")
+                               tooltip=_("Bookmark"), on_click=toggle, key="bookmark")
         wrapper = labelled(button, on_tap=toggle, toggled=marked)
         return wrapper
 
