@@ -135,18 +135,22 @@ def prompt_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
     ]
 
 
-def answer_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
-    """The answer, where it comes from (a link to the entry) and, for a penalty, the same foul in
-    the other rulesets."""
+def answer_controls(ctx: AppContext, card: Card, buttons: ft.Control | None = None) -> list[ft.Control]:
+    """The answer, then ``buttons`` (the ratings: in reach without scrolling), then where the
+    answer comes from (a link to the entry) and, for a penalty, the same foul in the other
+    rulesets."""
     _ = ctx._
     lib = ctx.library
     out: list[ft.Control] = [
         ft.Divider(height=8),
         ft.Text(card.answer, size=20, weight=ft.FontWeight.BOLD, key="card-answer"),
     ]
+    if buttons is not None:
+        out.append(buttons)
     if card.cite and card.source in lib.rulesets:
         src = lib.rulesets[card.source]
-        where = _("Source: {ruleset} {ref}").format(ruleset=src.short, ref=ref_label(card.cite))
+        ref = ref_label(card.cite) if card.cite[:1].isdigit() else card.cite  # WRC cites some rows by name
+        where = _("Source: {ruleset} {ref}").format(ruleset=src.short, ref=ref)
     else:
         where = _("Source: {ruleset}").format(ruleset=ctx.short(card.ruleset)) if card.ruleset else ""
     out.append(nav_tile(ctx, where or _("Open the glossary entry"), card.route,
@@ -173,8 +177,9 @@ def answer_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
 def _big_button(text: str, color: str, on_click: Callable, key: str) -> ft.Control:
     return ft.Container(
         content=ft.FilledTonalButton(text, on_click=on_click, height=64, key=key,
-                                     style=ft.ButtonStyle(bgcolor=color,
-                                                          text_style=ft.TextStyle(size=18,
+                                     style=ft.ButtonStyle(bgcolor=color, padding=ft.Padding.symmetric(horizontal=2),
+                                                          shape=ft.RoundedRectangleBorder(radius=16),
+                                                          text_style=ft.TextStyle(size=17,
                                                                                   weight=ft.FontWeight.W_600))),
         expand=True)
 
@@ -216,8 +221,7 @@ def build_study(ctx: AppContext) -> ft.View:
     def reveal(card: Card) -> None:
         buttons = [_big_button(_(label), color, lambda e, r=name, c=card: rate(c, r), key=f"rate-{name}")
                    for name, label, color in RATING_BUTTONS]
-        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card),
-                          ft.Row(buttons, spacing=6)]
+        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row(buttons, spacing=6))]
         refresh(stage)
 
     def rate(card: Card, rating: str) -> None:
@@ -365,10 +369,10 @@ def build_exam(ctx: AppContext) -> ft.View:
 
     def reveal() -> None:
         card = cards[state["i"]]
-        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card), ft.Row([
+        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row([
             _big_button(_("I missed it"), ft.Colors.ERROR_CONTAINER, lambda e: mark(False), "exam-missed"),
             _big_button(_("I knew it"), ft.Colors.PRIMARY_CONTAINER, lambda e: mark(True), "exam-knew"),
-        ], spacing=6)]
+        ], spacing=6))]
         refresh(stage)
 
     def mark(knew: bool) -> None:
