@@ -110,6 +110,10 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/final", V + "calculators:build_final", "final", parent="/tools"),
     Route("/ledger", V + "ledger:build_ledger", "ledger", parent="/tools"),
     Route("/ledger/<player>", V + "ledger:build_player", "player", parent="/ledger"),
+    Route("/study", V + "study:build_study", "study", parent="/"),
+    Route("/study/progress", V + "study:build_progress", "study-progress", parent="/study"),
+    Route("/study/exam", V + "study:build_exam", "exam", parent="/study"),
+    Route("/bookmarks", V + "study:build_bookmarks", "bookmarks", parent="/"),
 )
 
 NOT_FOUND = Route("/<missing>", V + "common:build_not_found", "not-found", parent="/")

@@ -53,8 +53,19 @@ import tinydb, fastjsonschema, platformdirs, filelock, repath, six
 v = fastjsonschema.compile({"type": "object", "required": ["n"]})
 v({"n": 1})
 
+import datetime as _dt
+import fsrs
+sched = fsrs.Scheduler(enable_fuzzing=False)
+t0 = _dt.datetime(2026, 5, 1, tzinfo=_dt.timezone.utc)
+out["fsrs"] = [sched.review_card(fsrs.Card(card_id=0, due=t0), r, review_datetime=t0)[0].due.isoformat()
+               for r in fsrs.Rating]
+out["fsrs_file"] = fsrs.__file__
+out["fsrs_optimizer"] = os.path.exists(os.path.join(os.path.dirname(fsrs.__file__), "optimizer.py"))
+
 import handbook
 lib = handbook.load_library()
+import handbook.study
+out["deck"] = len(handbook.study_deck("azrm", library=lib))
 out["search"] = lib.search("chonbo")[0].ref
 
 out["files"] = sorted({os.path.dirname(m.__file__).split(os.sep)[-1] for m in
@@ -97,6 +108,17 @@ def test_pure_python_copies_work_under_cpython(vendored):
     assert out["search"], "the handbook's search found nothing"
     assert out["outside"] == [], f"imported from site-packages: {out['outside']}"
     assert out["dates"][0] == "Apr 20, 2026" and out["dates"][1] == "2026/04/20"
+    # the study scheduler: the vendored fsrs schedules exactly as the installed one
+    import datetime
+
+    import fsrs
+
+    assert out["fsrs_file"].startswith(str(pkgs)) and not out["fsrs_optimizer"]
+    sched = fsrs.Scheduler(enable_fuzzing=False)
+    t0 = datetime.datetime(2026, 5, 1, tzinfo=datetime.timezone.utc)
+    assert out["fsrs"] == [sched.review_card(fsrs.Card(card_id=0, due=t0), r, review_datetime=t0)[0].due.isoformat()
+                           for r in fsrs.Rating]
+    assert out["deck"] > 0
 
     # the trimmed stemmer stems exactly as the full package does
     import snowballstemmer

@@ -101,9 +101,10 @@ SKIP_DIRS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at staging
 
 # Distributions put into the app's __pypackages__ (pure Python only). flet needs msgpack and
-# repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies.
+# repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies
+# (fsrs, the study scheduler, imports typing_extensions).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
-            "snowballstemmer", "platformdirs", "filelock")
+            "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions")
 UI_LOCALES = ("en", "ja")       # Babel locale data kept: these (+ their regional variants), root
 STEMMERS_KEPT = ("english",)    # snowballstemmer languages kept
 
@@ -250,7 +251,8 @@ def workaround_vendored_dependencies(stage: Path) -> dict[str, str]:
 
     Trimmed on the way: compiled modules (rapidfuzz and msgpack fall back to their pure-Python
     implementations), type stubs, Babel's locale data beyond root/en/ja, snowballstemmer's
-    stemmers beyond English, and flet's test/server/CLI modules that Pyodide never imports.
+    stemmers beyond English, flet's test/server/CLI modules that Pyodide never imports, and fsrs's
+    optimizer (torch; the app only schedules).
 
     Delete when: Flet can bundle dependencies into a published app (it does for ``flet build``).
     """
@@ -281,6 +283,8 @@ def _keep_vendored_file(dist_name: str, rel: str) -> bool:
     if dist_name == "flet" and (parts[1:2] in (["testing"], ["fastapi"])
                                 or rel in ("flet/pytest_plugin.py", "flet/cli.py")):
         return False
+    if dist_name == "fsrs" and rel == "fsrs/optimizer.py":
+        return False  # loaded lazily, only for fitting parameters with torch: never in the app
     if dist_name == "rapidfuzz" and (not name.endswith(".py") or "__pyinstaller" in parts):
         return False
     if dist_name == "babel" and parts[:2] == ["babel", "locale-data"]:

@@ -12,6 +12,7 @@ from handbook.core.search import fold, romaji_key
 from handbook.ui.context import AppContext
 from handbook.ui.routes import section_route, term_route
 from handbook.ui.text import ref_label
+from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
     refresh,
     BODY_SIZE,
@@ -176,7 +177,8 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
         for o in also:
             controls.append(nav_tile(ctx, o.term, term_route(o.id), subtitle=term_subtitle(o) or None,
                                      leading=ft.Icon(ft.Icons.TRANSLATE, color=ft.Colors.PRIMARY)))
-    return ctx.view(route=ctx.route, title=t.term, controls=controls)
+    return ctx.view(route=ctx.route, title=t.term, controls=controls,
+                    actions=entry_actions(ctx, "term", None, t.id))
 
 
 __all__ = ["build_index", "build_term", "filter_terms", "see_also", "sorted_terms", "term_keys",

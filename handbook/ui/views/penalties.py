@@ -16,6 +16,7 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, outcome_lines, ref_label
+from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
     refresh,
     BODY_SIZE,
@@ -320,4 +321,5 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
                 sub.append(_("Conflict in the rules: see the row"))
             controls.append(nav_tile(ctx, other.short, penalty_route(other.id, r.id), subtitle=sub,
                                      leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
-    return ctx.view(route=ctx.route, title=rows[0].foul, controls=controls)
+    return ctx.view(route=ctx.route, title=rows[0].foul, controls=controls,
+                    actions=entry_actions(ctx, "penalty", rs.id, foul))

@@ -14,6 +14,7 @@ from handbook.core.model import Edition, Library, PenaltyRow, Ruleset, Section, 
 from handbook.ui.context import AppContext
 from handbook.ui.routes import editions_route, penalty_route, section_route, term_route
 from handbook.ui.text import ref_label, section_links
+from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
     BODY_SIZE,
     SMALL_SIZE,
@@ -239,7 +240,8 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
             on_click=lambda e, r=section_route(rs.id, p.next.ref): ctx.navigate(r), height=48))
     if nav:
         controls.append(ft.Row(nav, alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True))
-    return ctx.view(route=ctx.route, title=f"{rs.short} {ref_label(sec.ref)}", controls=controls)
+    return ctx.view(route=ctx.route, title=f"{rs.short} {ref_label(sec.ref)}", controls=controls,
+                    actions=entry_actions(ctx, "rule", rs.id, sec.ref))
 
 
 STATUS_LABELS = {

@@ -14,6 +14,7 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import search_route, split_route
 from handbook.ui.text import ref_label
+from handbook.ui.views.study import recent_controls
 from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, section_heading
 
 #: group order on screen, with the (untranslated) headings
@@ -185,7 +186,8 @@ def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | No
 
 
 def start_controls(ctx: AppContext) -> list[ft.Control]:
-    """What the home screen shows before anything is typed."""
+    """What the home screen shows before anything is typed: examples, the entries opened last
+    (handbook.ui.views.study.recent_controls), and where to browse and study."""
     _ = ctx._
     examples = ["見せ牌", "kuikae", "empty call", "§2.4", "chombo"]
 
@@ -196,6 +198,7 @@ def start_controls(ctx: AppContext) -> list[ft.Control]:
         ft.Text(_("Type a foul, a term or a section number, in English, romaji or Japanese."),
                 size=BODY_SIZE),
         ft.Row([example(q) for q in examples], wrap=True, spacing=8, run_spacing=8),
+        *recent_controls(ctx),
         section_heading(_("Browse")),
         *[ft.ListTile(title=ft.Text(t, size=BODY_SIZE), leading=ft.Icon(i), min_height=56,
                       on_click=lambda e, r=r: ctx.navigate(r))
@@ -204,6 +207,8 @@ def start_controls(ctx: AppContext) -> list[ft.Control]:
               (_("Penalty tables"), ft.Icons.GAVEL, "/penalties"),
               (_("Glossary (English / 日本語)"), ft.Icons.TRANSLATE, "/glossary"),
               (_("Calculators and ledger"), ft.Icons.CALCULATE, "/tools"),
+              (_("Study: cards and exam"), ft.Icons.SCHOOL, "/study"),
+              (_("Bookmarks"), ft.Icons.STAR, "/bookmarks"),
           )],
     ]
 

@@ -1,0 +1,198 @@
+"""Study cards drawn from the content: what a player practises before a tournament.
+
+Pure Python: this module imports neither flet nor tinydb (nor the scheduler; scheduling and the
+stored progress live in :mod:`handbook.study`).
+
+:func:`study_deck` gives the cards of one ruleset (a tournament's):
+
+=============  =========================================  ==========================================
+kind           prompt                                     answer
+=============  =========================================  ==========================================
+``penalty``    the foul, as the table words it            the penalty as the source words it, with
+                                                          the row's reference
+``difference`` the foul of a row whose two columns        both columns: this ruleset's and the
+               differ (WRC 2025 World Championship /      other one (``PenaltyRow.compare_label``)
+               lower)
+``section``    a section's title ("which section          ``§`` and the section number
+               covers…?")
+``term``       the English glossary term                  the Japanese, with its kana reading
+``reading``    the Japanese of a glossary term            the English term and the kana reading
+=============  =========================================  ==========================================
+
+Card ids are what progress is stored against, so they are built from the *identity of the
+entry*, never from its position in a list: a row inserted above another, or a reordered table,
+leaves every other id unchanged.
+
+* penalty / difference: ``penalty:<ruleset>:<foul id>:<digest>`` where the digest is 8 hex digits
+  of SHA-1 over the foul text folded for comparison (Unicode NFKC, case-folded, runs of blanks made
+  one space). Several rows of one table may share a foul id (the source splits a foul by
+  circumstance) and the foul text is unique within a table, so the pair is unique. A change of
+  spacing or capitals keeps the id; a reworded foul is a new card.
+* section: ``section:<ruleset>:<section ref>``; term and reading: ``term:<term id>`` and
+  ``reading:<term id>`` (term ids are slugs that the content keeps stable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from handbook.core.model import Library, PenaltyRow, Ruleset, Section, Term
+
+#: every card kind, in the order a deck lists them
+KINDS: tuple[str, ...] = ("penalty", "difference", "section", "term", "reading")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One study card.
+
+    ``id`` is unique in the deck and the same for the same entry on every load and every
+    release that keeps the entry (see the module docstring for how it is made); ``kind`` one of
+    :data:`KINDS`; ``prompt`` and ``answer`` the two sides (plain text, the answer may hold
+    several lines); ``ruleset`` the ruleset id (``None`` for a term); ``ref`` the foul id
+    (penalty, difference), the section ref (section) or the term id (term, reading).
+
+    ``cite`` is where the answer comes from as the source numbers it (``"12.3.1 (2)"``,
+    ``"2.4"``), ``None`` where the source gives no reference, and ``source`` the ruleset id that
+    reference belongs to (for a term: the first section that uses it); ``foul`` is the row's foul text for
+    penalty and difference cards (it tells rows of one foul id apart), else ``None``.
+    """
+
+    id: str
+    kind: str
+    prompt: str
+    answer: str
+    ruleset: str | None
+    ref: str
+    cite: str | None = None
+    foul: str | None = None
+    source: str | None = None
+
+    @property
+    def route(self) -> str:
+        """The app route of the entry the card was made from (``/penalties/azrm/chombo``)."""
+        if self.kind in ("penalty", "difference"):
+            return f"/penalties/{self.ruleset}/{self.ref}"
+        if self.kind == "section":
+            return f"/rules/{self.ruleset}/{self.ref}"
+        return f"/glossary/{self.ref}"
+
+
+def fold_text(text: str) -> str:
+    """``text`` as compared for a card id: NFKC, case-folded, blanks collapsed, trimmed."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+def digest(text: str) -> str:
+    """8 hex digits of SHA-1 over :func:`fold_text` of ``text`` (stable across processes)."""
+    return hashlib.sha1(fold_text(text).encode("utf-8")).hexdigest()[:8]
+
+
+def penalty_card_id(ruleset: str, foul_id: str, foul: str) -> str:
+    """``penalty:<ruleset>:<foul id>:<digest of the foul text>``."""
+    return f"penalty:{ruleset}:{foul_id}:{digest(foul)}"
+
+
+def difference_card_id(ruleset: str, foul_id: str, foul: str) -> str:
+    """``difference:<ruleset>:<foul id>:<digest of the foul text>``."""
+    return f"difference:{ruleset}:{foul_id}:{digest(foul)}"
+
+
+def _ref_text(ruleset: Ruleset, ref: str | None) -> str:
+    return f"{ruleset.short} {'§' if ref and ref[:1].isdigit() and ruleset.sections else ''}{ref}" if ref \
+        else ruleset.short
+
+
+def penalty_card(ruleset: Ruleset, row: PenaltyRow) -> Card:
+    """The ``penalty`` card of ``row``: prompt the foul; answer the penalty and its reference."""
+    penalty = row.penalty or "(the source gives no penalty)"
+    return Card(penalty_card_id(ruleset.id, row.id, row.foul), "penalty", row.foul,
+                f"{penalty}\n{_ref_text(ruleset, row.ref)}", ruleset.id, row.id, row.ref, row.foul, ruleset.id)
+
+
+def difference_card(ruleset: Ruleset, row: PenaltyRow) -> Card:
+    """The ``difference`` card of a two-column row whose columns differ: both columns."""
+    answer = (f"{ruleset.short}: {row.penalty or '—'}\n"
+              f"{row.compare_label or 'Other column'}: {row.compare_penalty or '—'}")
+    return Card(difference_card_id(ruleset.id, row.id, row.foul), "difference", row.foul, answer,
+                ruleset.id, row.id, row.ref, row.foul, ruleset.id)
+
+
+def section_card(ruleset: Ruleset, section: Section) -> Card:
+    """The ``section`` card: the section's title (and Japanese subtitle) asks for its number."""
+    prompt = section.title + (f"\n{section.title_ja}" if section.title_ja else "")
+    return Card(f"section:{ruleset.id}:{section.ref}", "section", prompt,
+                f"{ruleset.short} §{section.ref}", ruleset.id, section.ref, section.ref, None, ruleset.id)
+
+
+def _japanese(term: Term) -> str:
+    return f"{term.japanese}\n{term.reading}" if term.reading and term.reading != term.japanese \
+        else term.japanese or ""
+
+
+def term_cards(term: Term) -> list[Card]:
+    """A bilingual term's two cards: English → Japanese (with the reading), and Japanese →
+    English; none for a term without Japanese."""
+    if not term.japanese:
+        return []
+    source, cite = term.refs[0] if term.refs else (None, None)
+    reading = f"\n{term.reading}" if term.reading and term.reading != term.japanese else ""
+    return [
+        Card(f"term:{term.id}", "term", term.term, _japanese(term), None, term.id, cite, None, source),
+        Card(f"reading:{term.id}", "reading", term.japanese, f"{term.term}{reading}", None, term.id, cite, None,
+             source),
+    ]
+
+
+def _ruleset_cards(rs: Ruleset) -> Iterable[Card]:
+    for row in rs.penalties:
+        yield penalty_card(rs, row)
+    for row in rs.penalties:
+        if row.differs:
+            yield difference_card(rs, row)
+    for sec in rs.sections:
+        yield section_card(rs, sec)
+
+
+def study_deck(ruleset: str | None = None, *, library: Library | None = None) -> list["Card"]:
+    """The cards for studying ``ruleset`` (a tournament's ruleset id), in :data:`KINDS` order.
+
+    One ``penalty`` card per row of the ruleset's penalty table, one ``difference`` card per row
+    of a two-column table (WRC 2025) whose columns differ, one ``section`` card per section of its
+    rule text, and a ``term`` and a ``reading`` card per glossary term that has Japanese.
+    ``ruleset=None`` gives the cards of every ruleset (the terms once). ``library`` defaults to
+    the shipped content (:func:`handbook.default_library`).
+
+    Raises ``ValueError`` naming ``ruleset`` and the allowed ids for an unknown ruleset.
+    Ids: see the module docstring; they are unique in the returned deck.
+    """
+    if library is None:
+        from handbook import default_library
+
+        library = default_library()
+    if ruleset is not None and (not isinstance(ruleset, str) or ruleset not in library.rulesets):
+        raise ValueError(f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of "
+                         f"{', '.join(sorted(library.rulesets))}")
+    chosen = [library.rulesets[ruleset]] if ruleset is not None else list(library.rulesets.values())
+    cards: list[Card] = []
+    for rs in chosen:
+        cards.extend(_ruleset_cards(rs))
+    for term in library.glossary:
+        cards.extend(term_cards(term))
+    order = {k: i for i, k in enumerate(KINDS)}
+    cards.sort(key=lambda c: order[c.kind])  # stable: source order within a kind
+    seen: set[str] = set()
+    for c in cards:
+        if c.id in seen:  # two rows of one table with the same foul text: the content is wrong
+            raise ValueError(f"ruleset {c.ruleset}: two {c.kind} cards would share the id {c.id!r} "
+                             f"(the foul text {c.foul!r} appears twice under {c.ref!r})")
+        seen.add(c.id)
+    return cards
+
+
+__all__ = ["Card", "KINDS", "difference_card", "digest", "fold_text", "penalty_card", "section_card",
+           "study_deck", "term_cards"]

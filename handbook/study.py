@@ -1,0 +1,570 @@
+"""Study progress, bookmarks and recent lookups, kept on the device.
+
+* **Scheduling** is the Free Spaced Repetition Scheduler (the ``fsrs`` package, the algorithm Anki
+  uses): :meth:`StudyStore.review` hands a card's stored state and the rating (Again, Hard, Good,
+  Easy) to ``fsrs.Scheduler.review_card`` and keeps what it returns; the app never computes an
+  interval itself.
+* **Storage** is the ledger's (:mod:`handbook.storage`) in a file or key of its own: the TinyDB
+  file ``data_dir()/study.json`` in the served app, the SharedPreferences key
+  ``riichi-judge-handbook.study`` in the browser build. Tables: ``progress`` (one document per card
+  id), ``bookmarks`` and ``recent`` (entries: a rule section, a penalty foul or a glossary term).
+* **Bad input** loses nothing: a progress document that does not have the expected shape is
+  skipped and named in :attr:`StudyStore.problems` (the deck goes on); a card or entry that left
+  the content is not shown or counted, and its stored record is left as it is (a later release
+  that brings the entry back finds its progress).
+
+Times are timezone-aware UTC ``datetime`` (fsrs requires it); "today" is the device's local day.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import fastjsonschema
+from fsrs import Card as FsrsCard
+from fsrs import Rating, Scheduler, State
+
+from handbook.core.model import Library
+from handbook.core.study import KINDS, Card
+from handbook.storage import transaction
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tinydb import TinyDB
+
+UTC = datetime.timezone.utc
+STUDY_FILE = "study.json"
+PREFS_KEY = "riichi-judge-handbook.study"
+EXPORT_FORMAT = "riichi-judge-handbook/study"
+EXPORT_VERSION = 1
+#: entries kept in the recent list (the search page shows them while its box is empty)
+RECENT_KEEP = 20
+#: new cards introduced per day and deck before "more new cards" is asked for (Anki's default)
+NEW_PER_DAY = 20
+#: a learning card due within this time is shown when nothing else is due (Anki's learn-ahead limit)
+LEARN_AHEAD = datetime.timedelta(minutes=20)
+#: the ratings by name, in button order
+RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good,
+                              "easy": Rating.Easy}
+ENTRY_KINDS = ("rule", "penalty", "term")
+
+_ISO = {"type": "string", "minLength": 10, "maxLength": 40}
+_PROGRESS_SCHEMA = {
+    "type": "object",
+    "required": ["card", "state", "due", "reviews", "lapses"],
+    "properties": {
+        "card": {"type": "string", "minLength": 1, "maxLength": 300},
+        "state": {"type": "integer", "enum": [s.value for s in State]},
+        "step": {"type": ["integer", "null"], "minimum": 0},
+        "stability": {"type": ["number", "null"], "minimum": 0},
+        "difficulty": {"type": ["number", "null"], "minimum": 0},
+        "due": _ISO,
+        "last_review": {"type": ["string", "null"], "maxLength": 40},
+        "reviews": {"type": "integer", "minimum": 0},
+        "lapses": {"type": "integer", "minimum": 0},
+        "last_rating": {"type": ["integer", "null"], "minimum": 1, "maximum": 4},
+        "first": {"type": ["string", "null"], "maxLength": 40},
+    },
+}
+_ENTRY_SCHEMA = {
+    "type": "object",
+    "required": ["kind", "ref", "at"],
+    "properties": {
+        "kind": {"enum": list(ENTRY_KINDS)},
+        "ruleset": {"type": ["string", "null"], "maxLength": 100},
+        "ref": {"type": "string", "minLength": 1, "maxLength": 300},
+        "at": _ISO,
+    },
+}
+_check_progress = fastjsonschema.compile(_PROGRESS_SCHEMA)
+_check_entry = fastjsonschema.compile(_ENTRY_SCHEMA)
+
+
+def utcnow() -> datetime.datetime:
+    return datetime.datetime.now(UTC)
+
+
+def _aware(when: datetime.datetime | None) -> datetime.datetime:
+    if when is None:
+        return utcnow()
+    if when.tzinfo is None:
+        raise ValueError(f"now: must be timezone-aware, got the naive datetime {when.isoformat()}")
+    return when.astimezone(UTC)
+
+
+def end_of_local_day(now: datetime.datetime) -> datetime.datetime:
+    """The last moment of ``now``'s day on the device's clock, in UTC."""
+    local = now.astimezone()
+    end = datetime.datetime.combine(local.date() + datetime.timedelta(days=1), datetime.time(),
+                                    tzinfo=local.tzinfo)
+    return (end - datetime.timedelta(microseconds=1)).astimezone(UTC)
+
+
+def rating_of(value: Rating | int | str) -> Rating:
+    """``Rating.Good``, ``3`` or ``"good"`` → ``Rating.Good``; anything else is a ``ValueError``."""
+    if isinstance(value, Rating):
+        return value
+    if isinstance(value, str) and value.lower() in RATINGS:
+        return RATINGS[value.lower()]
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4:
+        return Rating(value)
+    raise ValueError(f"rating: got {value!r}; allowed: 'again', 'hard', 'good', 'easy' or 1–4")
+
+
+# ------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A card's stored state: the fsrs card (``state``, ``step``, ``stability``, ``difficulty``,
+    ``due``, ``last_review``) plus counts — ``reviews`` answers, ``lapses`` answers rated Again,
+    ``last_rating`` (1–4) and ``first`` (the local date of the first answer)."""
+
+    card: str
+    fsrs: FsrsCard
+    reviews: int = 0
+    lapses: int = 0
+    last_rating: int | None = None
+    first: datetime.date | None = None
+
+    @property
+    def due(self) -> datetime.datetime:
+        return self.fsrs.due
+
+    def to_doc(self) -> dict[str, Any]:
+        d = dict(self.fsrs.to_dict())
+        d.pop("card_id", None)
+        d.update(card=self.card, reviews=self.reviews, lapses=self.lapses, last_rating=self.last_rating,
+                 first=self.first.isoformat() if self.first else None)
+        return d
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> "Progress":
+        """Raises ``ValueError`` saying what is wrong with a document of the wrong shape."""
+        try:
+            _check_progress(doc)
+        except fastjsonschema.JsonSchemaException as exc:
+            raise ValueError(exc.message) from None
+        try:
+            card = FsrsCard.from_dict({**doc, "card_id": 0, "step": doc.get("step"),
+                                       "stability": doc.get("stability"), "difficulty": doc.get("difficulty"),
+                                       "last_review": doc.get("last_review")})
+            first = datetime.date.fromisoformat(doc["first"]) if doc.get("first") else None
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"bad date or state: {exc}") from None
+        if card.due.tzinfo is None or (card.last_review is not None and card.last_review.tzinfo is None):
+            raise ValueError("a date has no time zone")
+        return cls(doc["card"], card, doc["reviews"], doc["lapses"], doc.get("last_rating"), first)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A bookmarked or recently opened entry: ``kind`` "rule" (``ref`` a section ref), "penalty"
+    (``ref`` a foul id) or "term" (``ref`` a term id, ``ruleset`` ``None``); ``at`` when."""
+
+    kind: str
+    ruleset: str | None
+    ref: str
+    at: datetime.datetime | None = None
+
+    @property
+    def key(self) -> tuple[str, str | None, str]:
+        return (self.kind, self.ruleset, self.ref)
+
+    @property
+    def route(self) -> str:
+        if self.kind == "rule":
+            return f"/rules/{self.ruleset}/{self.ref}"
+        if self.kind == "penalty":
+            return f"/penalties/{self.ruleset}/{self.ref}"
+        return f"/glossary/{self.ref}"
+
+    def title(self, library: Library) -> str | None:
+        """What a list shows ("AZRM §2.4 Wrongly revealing tiles"); ``None`` when the entry left
+        the content."""
+        if self.kind == "term":
+            try:
+                t = library.term(self.ref)
+            except KeyError:
+                return None
+            return f"{t.term} · {t.japanese}" if t.japanese else t.term
+        rs = library.rulesets.get(self.ruleset or "")
+        if rs is None:
+            return None
+        if self.kind == "rule":
+            if not rs.has_section(self.ref):
+                return None
+            return f"{rs.short} §{self.ref} {rs.section(self.ref).title}"
+        rows = rs.rows(self.ref)
+        return f"{rs.short}: {rows[0].foul}" if rows else None
+
+    def to_doc(self) -> dict[str, Any]:
+        return {"kind": self.kind, "ruleset": self.ruleset, "ref": self.ref,
+                "at": (self.at or utcnow()).isoformat()}
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> "Entry":
+        try:
+            _check_entry(doc)
+            at = datetime.datetime.fromisoformat(doc["at"])
+        except fastjsonschema.JsonSchemaException as exc:
+            raise ValueError(exc.message) from None
+        if at.tzinfo is None:
+            raise ValueError("the date has no time zone")
+        return cls(doc["kind"], doc.get("ruleset"), doc["ref"], at)
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Cards of one kind in a deck: ``learned`` (answered, not due today), ``due`` (answered, due
+    by the end of today) and ``new`` (never answered); they add up to ``total``."""
+
+    learned: int = 0
+    due: int = 0
+    new: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.learned + self.due + self.new
+
+
+@dataclass
+class ImportResult:
+    """What :meth:`StudyStore.import_json` did: cards ``added``, ``updated`` (the file's answer
+    was newer), ``kept`` (ours was as new or newer), ``bookmarks`` added, and ``skipped``
+    (one reason per record that could not be read)."""
+
+    added: int = 0
+    updated: int = 0
+    kept: int = 0
+    bookmarks: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+class StudyImportError(ValueError):
+    """The file is not a study-progress export (nothing was imported)."""
+
+
+# ------------------------------------------------------------------ the store
+
+
+class StudyStore:
+    """Progress of every card, bookmarks and recent lookups in one TinyDB database.
+
+    ``scheduler`` is the ``fsrs.Scheduler`` to use (default: fsrs's own defaults — desired
+    retention 0.9, learning steps 1 and 10 minutes, interval fuzzing on).
+    """
+
+    def __init__(self, db: "TinyDB", library: Library | None = None, *,
+                 scheduler: Scheduler | None = None) -> None:
+        if library is None:
+            from handbook import default_library
+
+            library = default_library()
+        self.db = db
+        self.library = library
+        self.scheduler = scheduler or Scheduler()
+        #: one sentence per stored record that was skipped because it could not be read
+        self.problems: list[str] = []
+
+    # ----------------------------------------------------------- progress
+    def progress(self) -> dict[str, Progress]:
+        """Every readable progress record by card id; unreadable ones are skipped and reported in
+        :attr:`problems`."""
+        out: dict[str, Progress] = {}
+        problems: list[str] = []
+        for doc in self.db.table("progress").all():
+            try:
+                p = Progress.from_doc(dict(doc))
+            except ValueError as exc:
+                card = doc.get("card") if isinstance(doc, dict) else None
+                problems.append(f"progress record {doc.doc_id} ({card or 'no card id'}): {exc}")
+                continue
+            out[p.card] = p
+        self.problems = problems
+        return out
+
+    def review(self, card: Card | str, rating: Rating | int | str, *,
+               now: datetime.datetime | None = None) -> Progress:
+        """Record an answer: fsrs schedules the card from its stored state (a new card starts as
+        fsrs's new card, due now) and the result is stored. Returns the new :class:`Progress`.
+
+        Raises ``ValueError`` for a rating other than Again/Hard/Good/Easy (or 1–4) or a naive
+        ``now``."""
+        card_id = card.id if isinstance(card, Card) else str(card)
+        r = rating_of(rating)
+        when = _aware(now)
+        with transaction(self.db) as db:
+            table = db.table("progress")
+            docs = [d for d in table.all() if isinstance(d, dict) and d.get("card") == card_id]
+            old: Progress | None = None
+            for d in docs:
+                try:
+                    old = Progress.from_doc(dict(d))
+                except ValueError:
+                    continue  # a damaged record is replaced by this answer
+            fcard = old.fsrs if old else FsrsCard(card_id=0, due=when)
+            updated, _log = self.scheduler.review_card(fcard, r, review_datetime=when)
+            first = old.first if old and old.first else when.astimezone().date()
+            new = Progress(card_id, updated, (old.reviews if old else 0) + 1,
+                           (old.lapses if old else 0) + (r == Rating.Again), int(r), first)
+            if docs:
+                table.remove(doc_ids=[d.doc_id for d in docs])
+            table.insert(new.to_doc())
+        return new
+
+    def forget(self, card_ids: Iterable[str]) -> int:
+        """Drop the progress of ``card_ids`` (they become new); returns how many records went."""
+        ids = set(card_ids)
+        with transaction(self.db) as db:
+            table = db.table("progress")
+            gone = [d.doc_id for d in table.all() if isinstance(d, dict) and d.get("card") in ids]
+            table.remove(doc_ids=gone)
+        return len(gone)
+
+    # ----------------------------------------------------------- queues
+    def due_cards(self, deck: Sequence[Card], now: datetime.datetime | None = None, *,
+                  until: datetime.datetime | None = None) -> list[Card]:
+        """Answered cards of ``deck`` due by ``until`` (default: now), soonest first."""
+        when = _aware(now)
+        limit = until or when
+        prog = self.progress()
+        due = [(prog[c.id].due, i, c) for i, c in enumerate(deck) if c.id in prog and prog[c.id].due <= limit]
+        return [c for _, _, c in sorted(due)]
+
+    def new_cards(self, deck: Sequence[Card]) -> list[Card]:
+        """Cards of ``deck`` never answered, in deck order."""
+        prog = self.progress()
+        return [c for c in deck if c.id not in prog]
+
+    def new_today(self, deck: Sequence[Card], now: datetime.datetime | None = None) -> int:
+        """How many cards of ``deck`` were answered for the first time today (local day)."""
+        today = _aware(now).astimezone().date()
+        ids = {c.id for c in deck}
+        return sum(1 for p in self.progress().values() if p.card in ids and p.first == today)
+
+    def next_card(self, deck: Sequence[Card], now: datetime.datetime | None = None, *,
+                  new_limit: int = NEW_PER_DAY) -> Card | None:
+        """What to show next: the most overdue card; else a new card while fewer than
+        ``new_limit`` were started today; else a learning card due within :data:`LEARN_AHEAD`;
+        else ``None`` (done for now)."""
+        when = _aware(now)
+        due = self.due_cards(deck, when)
+        if due:
+            return due[0]
+        if self.new_today(deck, when) < new_limit:
+            new = self.new_cards(deck)
+            if new:
+                return new[0]
+        ahead = self.due_cards(deck, when, until=when + LEARN_AHEAD)
+        return ahead[0] if ahead else None
+
+    def counts(self, deck: Sequence[Card], now: datetime.datetime | None = None) -> dict[str, Counts]:
+        """:class:`Counts` per card kind of ``deck`` (kinds in :data:`KINDS` order, present ones
+        only), with ``"all"`` last."""
+        end = end_of_local_day(_aware(now))
+        prog = self.progress()
+        tally: dict[str, list[int]] = {}
+        for c in deck:
+            t = tally.setdefault(c.kind, [0, 0, 0])
+            p = prog.get(c.id)
+            t[2 if p is None else 1 if p.due <= end else 0] += 1
+        out = {k: Counts(*tally[k]) for k in KINDS if k in tally}
+        out.update({k: Counts(*v) for k, v in tally.items() if k not in out})
+        out["all"] = Counts(*(sum(v[i] for v in tally.values()) for i in range(3)))
+        return out
+
+    def most_missed(self, deck: Sequence[Card], limit: int = 10) -> list[tuple[Card, Progress]]:
+        """Cards of ``deck`` answered Again at least once, most lapses first (then most recent)."""
+        prog = self.progress()
+        missed = [(c, prog[c.id]) for c in deck if c.id in prog and prog[c.id].lapses > 0]
+        missed.sort(key=lambda cp: (-cp[1].lapses, -(cp[1].fsrs.last_review or cp[1].due).timestamp()))
+        return missed[:limit]
+
+    # ----------------------------------------------------------- bookmarks and recent
+    def _entries(self, table: str) -> list[Entry]:
+        out = []
+        for doc in self.db.table(table).all():
+            try:
+                out.append(Entry.from_doc(dict(doc)))
+            except ValueError as exc:
+                self.problems.append(f"{table} record {doc.doc_id}: {exc}")
+        return out
+
+    def _live(self, entries: Iterable[Entry]) -> list[Entry]:
+        return [e for e in entries if e.title(self.library) is not None]
+
+    def bookmarks(self) -> list[Entry]:
+        """Bookmarked entries still in the content, newest first."""
+        entries = self._entries("bookmarks")
+        return self._live(sorted(entries, key=lambda e: e.at or utcnow(), reverse=True))
+
+    def is_bookmarked(self, kind: str, ruleset: str | None, ref: str) -> bool:
+        return any(e.key == (kind, ruleset, ref) for e in self._entries("bookmarks"))
+
+    def set_bookmark(self, kind: str, ruleset: str | None, ref: str, on: bool, *,
+                     now: datetime.datetime | None = None) -> bool:
+        """Bookmark (``on``) or un-bookmark an entry; returns whether it is bookmarked now.
+        Raises ``ValueError`` for a ``kind`` other than "rule", "penalty" or "term"."""
+        entry = _entry(kind, ruleset, ref, now)
+        with transaction(self.db) as db:
+            table = db.table("bookmarks")
+            same = [d.doc_id for d in table.all() if (d.get("kind"), d.get("ruleset"), d.get("ref")) == entry.key]
+            if same:
+                table.remove(doc_ids=same)
+            if on:
+                table.insert(entry.to_doc())
+        return on
+
+    def opened(self, kind: str, ruleset: str | None, ref: str, *,
+               now: datetime.datetime | None = None) -> None:
+        """Note that an entry was opened: it moves to the top of the recent list, which keeps
+        the last :data:`RECENT_KEEP` distinct entries."""
+        entry = _entry(kind, ruleset, ref, now)
+        with transaction(self.db) as db:
+            table = db.table("recent")
+            docs = table.all()
+            drop = [d.doc_id for d in docs if (d.get("kind"), d.get("ruleset"), d.get("ref")) == entry.key]
+            rest = [d for d in docs if d.doc_id not in drop]
+            rest.sort(key=lambda d: str(d.get("at", "")), reverse=True)
+            drop += [d.doc_id for d in rest[RECENT_KEEP - 1:]]
+            if drop:
+                table.remove(doc_ids=drop)
+            table.insert(entry.to_doc())
+
+    def recent(self, limit: int = RECENT_KEEP) -> list[Entry]:
+        """The entries opened last, newest first (only those still in the content)."""
+        entries = sorted(self._entries("recent"), key=lambda e: e.at or utcnow(), reverse=True)
+        return self._live(entries)[:limit]
+
+    # ----------------------------------------------------------- export / import
+    def export_json(self) -> str:
+        """Every readable progress record and bookmark as JSON text (``format``
+        "riichi-judge-handbook/study", ``version`` 1)."""
+        progress = [p.to_doc() for p in self.progress().values()]
+        marks = [e.to_doc() for e in self._entries("bookmarks")]
+        return json.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+                           "exported": utcnow().isoformat(), "progress": progress, "bookmarks": marks},
+                          ensure_ascii=False, indent=1)
+
+    def import_json(self, text: str | bytes) -> ImportResult:
+        """Merge an export into this store: for a card in both, the record answered last wins;
+        bookmarks are added. A record that cannot be read is skipped and named in
+        ``ImportResult.skipped``. Raises :class:`StudyImportError` (nothing imported) when the
+        text is not JSON or not a study export."""
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise StudyImportError(f"the file is not UTF-8 text (byte {exc.start})") from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise StudyImportError(f"the file is not JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise StudyImportError(f"the file is not a study-progress export (format {EXPORT_FORMAT!r})")
+        if data.get("version") != EXPORT_VERSION:
+            raise StudyImportError(f"version {data.get('version')!r} is not one this app reads "
+                                   f"(it reads {EXPORT_VERSION})")
+        result = ImportResult()
+        incoming: list[Progress] = []
+        for i, doc in enumerate(data.get("progress") or []):
+            try:
+                incoming.append(Progress.from_doc(doc))
+            except ValueError as exc:
+                result.skipped.append(f"progress {i + 1}: {exc}")
+        marks: list[Entry] = []
+        for i, doc in enumerate(data.get("bookmarks") or []):
+            try:
+                marks.append(Entry.from_doc(doc))
+            except ValueError as exc:
+                result.skipped.append(f"bookmark {i + 1}: {exc}")
+        mine = self.progress()
+        with transaction(self.db) as db:
+            table = db.table("progress")
+            for p in incoming:
+                ours = mine.get(p.card)
+                if ours is None:
+                    result.added += 1
+                elif _last(p) > _last(ours):
+                    result.updated += 1
+                    table.remove(doc_ids=[d.doc_id for d in table.all() if d.get("card") == p.card])
+                else:
+                    result.kept += 1
+                    continue
+                table.insert(p.to_doc())
+                mine[p.card] = p
+            btable = db.table("bookmarks")
+            have = {(d.get("kind"), d.get("ruleset"), d.get("ref")) for d in btable.all()}
+            for e in marks:
+                if e.key not in have:
+                    btable.insert(e.to_doc())
+                    have.add(e.key)
+                    result.bookmarks += 1
+        return result
+
+
+def _last(p: Progress) -> datetime.datetime:
+    return p.fsrs.last_review or datetime.datetime.min.replace(tzinfo=UTC)
+
+
+def _entry(kind: str, ruleset: str | None, ref: str, now: datetime.datetime | None) -> Entry:
+    if kind not in ENTRY_KINDS:
+        raise ValueError(f"kind: got {kind!r}; allowed: {', '.join(ENTRY_KINDS)}")
+    return Entry(kind, None if kind == "term" else ruleset, ref, _aware(now))
+
+
+def exam_cards(deck: Sequence[Card], n: int = 20, *, rng: random.Random | None = None) -> list[Card]:
+    """``n`` cards of ``deck`` drawn at random without repeats (all of them when the deck is
+    smaller) for an exam: answered once, scored, not scheduled."""
+    pick = rng or random.Random()
+    return pick.sample(list(deck), min(n, len(deck)))
+
+
+# ------------------------------------------------------------------ the app's store
+
+_app_store: StudyStore | None = None
+
+
+def open_study_db(path: str | None = None) -> "TinyDB":
+    """The study database in a JSON file (default ``data_dir()/study.json``), written atomically
+    by :mod:`handbook.storage` (a damaged file is moved aside and reported)."""
+    from handbook.paths import data_dir
+    from handbook.storage import open_db
+
+    return open_db(path or data_dir() / STUDY_FILE)
+
+
+async def app_store(page: Any = None, library: Library | None = None) -> StudyStore:
+    """The app's one store: SharedPreferences in the browser build, else the JSON file."""
+    global _app_store
+    if _app_store is None:
+        from handbook.storage import is_web, open_prefs_db
+
+        if is_web():
+            import flet as ft
+
+            db = await open_prefs_db(ft.SharedPreferences(), page.run_task, PREFS_KEY)
+        else:
+            db = open_study_db()
+        _app_store = StudyStore(db, library)
+    return _app_store
+
+
+def set_app_store(store: StudyStore | None) -> None:
+    """Replace the app's store (tests; ``None`` to open it again on next use)."""
+    global _app_store
+    _app_store = store
+
+
+def current_store() -> StudyStore | None:
+    return _app_store
+
+
+__all__ = ["Counts", "EXPORT_FORMAT", "Entry", "ImportResult", "LEARN_AHEAD", "NEW_PER_DAY", "Progress",
+           "RATINGS", "RECENT_KEEP", "StudyImportError", "StudyStore", "app_store", "current_store",
+           "end_of_local_day", "exam_cards", "open_study_db", "rating_of", "set_app_store"]

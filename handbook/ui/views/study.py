@@ -1,0 +1,499 @@
+"""Self-study: ``/study`` (cards due and new, Show answer, Again/Hard/Good/Easy), ``/study/progress``
+(bars per card kind, most-missed cards, export/import), ``/study/exam`` (20 random cards answered
+once, a score, no scheduling) and ``/bookmarks``; plus the star and the "opened" note that the
+section, foul and term pages add with :func:`entry_actions`, and the recent list the search page
+shows while its box is empty (:func:`recent_controls`).
+
+The deck is ``?ruleset=<id>`` (default: the chosen ruleset, else the first). Data:
+:mod:`handbook.study` (fsrs scheduling, TinyDB storage shared with the ledger's adapter).
+
+Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookmark" (a switch),
+"Progress", "Exam", "Bookmarks", "I knew it", "I missed it", "Export progress",
+"Import progress".
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from handbook import study as study_mod
+from handbook.core.study import Card, study_deck
+from handbook.i18n import N_
+from handbook.storage import is_web
+from handbook.study import Counts, Entry, StudyImportError, StudyStore
+from handbook.ui.context import TOUCH, AppContext, labelled
+from handbook.ui.routes import penalty_route
+from handbook.ui.text import ref_label
+from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, nav_tile, refresh, section_heading
+
+#: what each kind of card asks, shown above its prompt
+QUESTIONS = {
+    "penalty": N_("What is the penalty?"),
+    "difference": N_("How do the two columns differ?"),
+    "section": N_("Which section covers this?"),
+    "term": N_("Japanese and reading?"),
+    "reading": N_("Which term is this?"),
+}
+KIND_NAMES = {
+    "penalty": N_("Penalties"),
+    "difference": N_("Column differences"),
+    "section": N_("Sections"),
+    "term": N_("Terms: English → 日本語"),
+    "reading": N_("Terms: 日本語 → English"),
+    "all": N_("All cards"),
+}
+RATING_BUTTONS = (("again", N_("Again"), ft.Colors.ERROR_CONTAINER),
+                  ("hard", N_("Hard"), ft.Colors.TERTIARY_CONTAINER),
+                  ("good", N_("Good"), ft.Colors.PRIMARY_CONTAINER),
+                  ("easy", N_("Easy"), ft.Colors.SECONDARY_CONTAINER))
+EXAM_SIZE = 20
+_open_lock = threading.Lock()
+
+
+# ------------------------------------------------------------------ the store
+
+
+def get_store(ctx: AppContext) -> StudyStore | None:
+    """The app's study store; ``None`` while the browser build is still loading it (the screen
+    is rebuilt when it is ready)."""
+    current = study_mod.current_store()
+    if current is not None:
+        return current
+    if not is_web():
+        with _open_lock:
+            if study_mod.current_store() is None:
+                study_mod.set_app_store(StudyStore(study_mod.open_study_db(), ctx.library))
+        return study_mod.current_store()
+
+    async def load() -> None:
+        await study_mod.app_store(ctx.page, ctx.library)
+        ctx.refresh()
+
+    ctx.page.run_task(load)
+    return None
+
+
+def _loading(ctx: AppContext, title: str) -> ft.View:
+    return ctx.view(route=ctx.route, title=title, controls=[
+        ft.Row([ft.ProgressRing(), ft.Text(ctx._("Opening your study progress…"), size=BODY_SIZE)], spacing=16)])
+
+
+def deck_id(ctx: AppContext) -> str:
+    """The deck's ruleset: ``?ruleset=`` if known, else the chosen ruleset, else the first."""
+    q = ctx.query.get("ruleset")
+    if q in ctx.library.rulesets:
+        return q
+    return ctx.ruleset or next(iter(ctx.library.rulesets))
+
+
+def _deck_picker(ctx: AppContext, rid: str, route: str) -> ft.Control:
+    def chosen(e) -> None:
+        ctx.navigate(f"{route}?ruleset={e.control.value}")
+
+    picker = ft.Dropdown(label=ctx._("Deck"), value=rid, expand=True, key="deck",
+                         options=[ft.DropdownOption(key=r.id, text=r.short) for r in ctx.library.rulesets.values()],
+                         on_select=chosen)
+    return ft.Row([ft.Semantics(label=ctx._("Deck: {ruleset}").format(ruleset=ctx.short(rid)),
+                                container=True, content=picker, expand=True)])
+
+
+def _problems_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
+    if not store.problems:
+        return []
+    text = ctx._("{n} stored study record(s) could not be read and were skipped: {first}").format(
+        n=len(store.problems), first=store.problems[0])
+    return [ft.Container(content=ft.Text(text, size=SMALL_SIZE, color=ft.Colors.ON_ERROR_CONTAINER),
+                         bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="study-problems")]
+
+
+def _links(ctx: AppContext, rid: str) -> ft.Control:
+    _ = ctx._
+    return ft.Row([
+        ft.OutlinedButton(_("Progress"), icon=ft.Icons.INSIGHTS, height=TOUCH,
+                          on_click=lambda e: ctx.navigate(f"/study/progress?ruleset={rid}")),
+        ft.OutlinedButton(_("Exam"), icon=ft.Icons.QUIZ, height=TOUCH,
+                          on_click=lambda e: ctx.navigate(f"/study/exam?ruleset={rid}")),
+        ft.OutlinedButton(_("Bookmarks"), icon=ft.Icons.STAR, height=TOUCH,
+                          on_click=lambda e: ctx.navigate("/bookmarks")),
+    ], wrap=True, spacing=8, run_spacing=8)
+
+
+# ------------------------------------------------------------------ a card's two sides
+
+
+def prompt_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
+    _ = ctx._
+    head: list[ft.Control] = [badge(ctx.short(card.ruleset) if card.ruleset else _("Glossary"))]
+    return [
+        ft.Row(head, spacing=8),
+        ft.Text(_(QUESTIONS.get(card.kind, "")), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(card.prompt, size=22, weight=ft.FontWeight.W_600, key="card-prompt"),
+    ]
+
+
+def answer_controls(ctx: AppContext, card: Card, buttons: ft.Control | None = None) -> list[ft.Control]:
+    """The answer, then ``buttons`` (the ratings: in reach without scrolling), then where the
+    answer comes from (a link to the entry) and, for a penalty, the same foul in the other
+    rulesets."""
+    _ = ctx._
+    lib = ctx.library
+    out: list[ft.Control] = [
+        ft.Divider(height=8),
+        ft.Text(card.answer, size=20, weight=ft.FontWeight.BOLD, key="card-answer"),
+    ]
+    if buttons is not None:
+        out.append(buttons)
+    if card.cite and card.source in lib.rulesets:
+        src = lib.rulesets[card.source]
+        ref = ref_label(card.cite) if card.cite[:1].isdigit() else card.cite  # WRC cites some rows by name
+        where = _("Source: {ruleset} {ref}").format(ruleset=src.short, ref=ref)
+    else:
+        where = _("Source: {ruleset}").format(ruleset=ctx.short(card.ruleset)) if card.ruleset else ""
+    out.append(nav_tile(ctx, where or _("Open the glossary entry"), card.route,
+                        subtitle=_("Open the entry") if where else None,
+                        leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY)))
+    if card.kind in ("term", "reading"):
+        try:
+            out.append(ft.Text(lib.term(card.ref).definition, size=SMALL_SIZE))
+        except KeyError:
+            pass
+    if card.kind in ("penalty", "difference"):
+        others = [(rid, rows) for rid, rows in lib.foul(card.ref).items() if rid != card.ruleset]
+        out.append(section_heading(_("Same foul in other rulesets"), count=len(others)))
+        if not others:
+            out.append(empty_note(_("No other ruleset names this foul.")))
+        for rid, rows in others:
+            short = lib.rulesets[rid].short
+            sub = [f"{r.foul}: {r.penalty}" if len(rows) > 1 else r.penalty for r in rows]
+            out.append(nav_tile(ctx, short, penalty_route(rid, card.ref), subtitle=sub,
+                                leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
+    return out
+
+
+def _big_button(text: str, color: str, on_click: Callable, key: str) -> ft.Control:
+    return ft.Container(
+        content=ft.FilledTonalButton(text, on_click=on_click, height=64, key=key,
+                                     style=ft.ButtonStyle(bgcolor=color, padding=ft.Padding.symmetric(horizontal=2),
+                                                          shape=ft.RoundedRectangleBorder(radius=16),
+                                                          text_style=ft.TextStyle(size=17,
+                                                                                  weight=ft.FontWeight.W_600))),
+        expand=True)
+
+
+# ------------------------------------------------------------------ /study
+
+
+def build_study(ctx: AppContext) -> ft.View:
+    """Due and new cards of a deck; one card at a time."""
+    _ = ctx._
+    store = get_store(ctx)
+    if store is None:
+        return _loading(ctx, _("Study"))
+    rid = deck_id(ctx)
+    deck = study_deck(rid, library=ctx.library)
+    stage = ft.Column(spacing=8, key="study-card")
+    summary = ft.Text(size=SMALL_SIZE, key="study-summary")
+    state = {"new_limit": study_mod.NEW_PER_DAY}
+
+    def now() -> datetime.datetime:
+        return study_mod.utcnow()
+
+    def update_summary() -> None:
+        c = store.counts(deck, now())["all"]
+        summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
+            due=c.due, new=c.new, learned=c.learned)
+
+    def show_next() -> None:
+        update_summary()
+        card = store.next_card(deck, now(), new_limit=state["new_limit"])
+        if card is None:
+            stage.controls = done_controls()
+        else:
+            stage.controls = [*prompt_controls(ctx, card),
+                              ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
+                                              on_click=lambda e, c=card: reveal(c), key="show-answer")]
+        refresh(stage, summary)
+
+    def reveal(card: Card) -> None:
+        buttons = [_big_button(_(label), color, lambda e, r=name, c=card: rate(c, r), key=f"rate-{name}")
+                   for name, label, color in RATING_BUTTONS]
+        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row(buttons, spacing=6))]
+        refresh(stage)
+
+    def rate(card: Card, rating: str) -> None:
+        store.review(card, rating, now=now())
+        show_next()
+
+    def more_new(e) -> None:
+        state["new_limit"] += study_mod.NEW_PER_DAY
+        show_next()
+
+    def done_controls() -> list[ft.Control]:
+        upcoming = [p.due for c in deck if (p := store.progress().get(c.id)) is not None]
+        lines: list[ft.Control] = [ft.Text(_("Nothing more to study now."), size=18, weight=ft.FontWeight.W_600)]
+        if upcoming:
+            nxt = min(upcoming).astimezone()
+            lines.append(ft.Text(_("Next card due: {when}").format(when=nxt.strftime("%Y-%m-%d %H:%M")),
+                                 size=BODY_SIZE))
+        if store.new_cards(deck):
+            lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=study_mod.NEW_PER_DAY),
+                                              icon=ft.Icons.ADD, height=TOUCH, on_click=more_new))
+        return lines
+
+    show_next()
+    return ctx.view(route=ctx.route, title=_("Study"), back="/",
+                    header=[_deck_picker(ctx, rid, "/study")],
+                    controls=[*_problems_banner(ctx, store), summary, stage, ft.Divider(height=16),
+                              _links(ctx, rid)])
+
+
+# ------------------------------------------------------------------ /study/progress
+
+
+def progress_bar(ctx: AppContext, counts: Counts) -> ft.Control:
+    """One stacked bar: learned (green), due (amber), new (grey)."""
+    parts = [(counts.learned, ft.Colors.PRIMARY), (counts.due, ft.Colors.AMBER), (counts.new, ft.Colors.OUTLINE_VARIANT)]
+    segs = [ft.Container(expand=n, height=14, bgcolor=color) for n, color in parts if n]
+    return ft.Container(content=ft.Row(segs, spacing=0), border_radius=7, clip_behavior=ft.ClipBehavior.HARD_EDGE)
+
+
+def build_progress(ctx: AppContext) -> ft.View:
+    """Learned / due / new per kind of card, the most-missed cards, export and import."""
+    _ = ctx._
+    store = get_store(ctx)
+    if store is None:
+        return _loading(ctx, _("Progress"))
+    rid = deck_id(ctx)
+    deck = study_deck(rid, library=ctx.library)
+    counts = store.counts(deck, study_mod.utcnow())
+    controls: list[ft.Control] = [*_problems_banner(ctx, store)]
+    for kind, c in counts.items():
+        label = _("{kind}: {learned} learned · {due} due · {new} new").format(
+            kind=_(KIND_NAMES.get(kind, kind)), learned=c.learned, due=c.due, new=c.new)
+        controls.append(ft.Semantics(label=label, container=True, content=ft.Column([
+            ft.Text(label, size=SMALL_SIZE if kind != "all" else BODY_SIZE,
+                    weight=ft.FontWeight.W_600 if kind == "all" else None),
+            progress_bar(ctx, c)], spacing=4, tight=True)))
+    controls.append(section_heading(_("Answered wrong most often")))
+    missed = store.most_missed(deck)
+    if not missed:
+        controls.append(empty_note(_("No card answered Again yet.")))
+    for card, p in missed:
+        controls.append(nav_tile(ctx, card.prompt.splitlines()[0], card.route,
+                                 subtitle=[card.answer.splitlines()[0],
+                                           _("Again: {n} of {reviews} answers").format(n=p.lapses, reviews=p.reviews)],
+                                 leading=ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR)))
+    controls.append(section_heading(_("Keep your progress")))
+    controls.append(_export_import(ctx, store))
+    return ctx.view(route=ctx.route, title=_("Progress"), back=f"/study?ruleset={rid}",
+                    header=[_deck_picker(ctx, rid, "/study/progress")], controls=controls)
+
+
+def _export_import(ctx: AppContext, store: StudyStore) -> ft.Control:
+    _ = ctx._
+    out = ft.Column(key="study-transfer")
+
+    def say(text: str, *, error: bool = False) -> None:
+        out.controls = [ft.Text(text, size=SMALL_SIZE, selectable=True,
+                                color=ft.Colors.ERROR if error else None)]
+        refresh(out)
+
+    async def export(e) -> None:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:
+            # the browser is the client in both builds: the file goes to the browser, not the server
+            await ft.FilePicker().save_file(file_name=f"study-{stamp}.json",
+                                            src_bytes=store.export_json().encode("utf-8"))
+        except Exception as exc:  # noqa: BLE001 - the client could not save
+            say(_("Export failed: {reason}").format(reason=str(exc)), error=True)
+            return
+        say(_("Exported."))
+
+    async def do_import(e) -> None:
+        try:
+            files = await ft.FilePicker().pick_files(
+                dialog_title=_("Import study progress"), file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=["json"], with_data=True)
+        except Exception as exc:  # noqa: BLE001
+            say(_("Could not open a file: {reason}").format(reason=str(exc)), error=True)
+            return
+        if not files:
+            return
+        f = files[0]
+        if f.bytes is None:  # never open a path the client names: it is not our disk
+            say(_("{name} could not be read.").format(name=f.name), error=True)
+            return
+        try:
+            res = store.import_json(f.bytes)
+        except StudyImportError as exc:
+            say(_("{name} was not imported: {reason}").format(name=f.name, reason=str(exc)), error=True)
+            return
+        say(_("Imported from {name}: {added} new, {updated} updated, {kept} kept, {skipped} skipped.").format(
+            name=f.name, added=res.added, updated=res.updated, kept=res.kept, skipped=len(res.skipped)))
+
+    return ft.Column([
+        ft.Row([ft.OutlinedButton(_("Export progress"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=export),
+                ft.OutlinedButton(_("Import progress"), icon=ft.Icons.UPLOAD, height=TOUCH, on_click=do_import)],
+               wrap=True, spacing=8, run_spacing=8),
+        out,
+    ], spacing=4)
+
+
+# ------------------------------------------------------------------ /study/exam
+
+
+def build_exam(ctx: AppContext) -> ft.View:
+    """20 random cards of the deck, each answered once (I knew it / I missed it), then the score.
+    Nothing is scheduled."""
+    _ = ctx._
+    rid = deck_id(ctx)
+    cards = study_mod.exam_cards(study_deck(rid, library=ctx.library), EXAM_SIZE)
+    stage = ft.Column(spacing=8, key="exam-card")
+    state = {"i": 0, "right": 0, "missed": []}
+
+    def show() -> None:
+        i = state["i"]
+        if i >= len(cards):
+            stage.controls = score_controls()
+        else:
+            stage.controls = [ft.Text(_("Question {n} of {total}").format(n=i + 1, total=len(cards)),
+                                      size=SMALL_SIZE, key="exam-count"),
+                              *prompt_controls(ctx, cards[i]),
+                              ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
+                                              on_click=lambda e: reveal())]
+        refresh(stage)
+
+    def reveal() -> None:
+        card = cards[state["i"]]
+        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row([
+            _big_button(_("I missed it"), ft.Colors.ERROR_CONTAINER, lambda e: mark(False), "exam-missed"),
+            _big_button(_("I knew it"), ft.Colors.PRIMARY_CONTAINER, lambda e: mark(True), "exam-knew"),
+        ], spacing=6))]
+        refresh(stage)
+
+    def mark(knew: bool) -> None:
+        if knew:
+            state["right"] += 1
+        else:
+            state["missed"].append(cards[state["i"]])
+        state["i"] += 1
+        show()
+
+    def score_controls() -> list[ft.Control]:
+        out: list[ft.Control] = [
+            ft.Text(_("Score: {right} of {total}").format(right=state["right"], total=len(cards)),
+                    size=26, weight=ft.FontWeight.BOLD, key="exam-score"),
+            ft.FilledButton(_("New exam"), icon=ft.Icons.REFRESH, height=TOUCH,
+                            on_click=lambda e: ctx.navigate(f"/study/exam?ruleset={rid}")),
+        ]
+        if state["missed"]:
+            out.append(section_heading(_("Missed"), count=len(state["missed"])))
+            out.extend(nav_tile(ctx, c.prompt.splitlines()[0], c.route, subtitle=c.answer.splitlines()[0])
+                       for c in state["missed"])
+        return out
+
+    show()
+    return ctx.view(route=ctx.route, title=_("Exam"), back=f"/study?ruleset={rid}",
+                    header=[_deck_picker(ctx, rid, "/study/exam")],
+                    controls=[ft.Text(_("{n} random cards, each answered once. Nothing is scheduled.").format(
+                        n=EXAM_SIZE), size=SMALL_SIZE), stage])
+
+
+# ------------------------------------------------------------------ bookmarks and recent
+
+
+ENTRY_ICONS = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}
+
+
+def entry_tiles(ctx: AppContext, entries: Sequence[Entry]) -> list[ft.Control]:
+    out = []
+    for e in entries:
+        title = e.title(ctx.library)
+        if title:
+            out.append(nav_tile(ctx, title, e.route, leading=ft.Icon(ENTRY_ICONS[e.kind], color=ft.Colors.PRIMARY)))
+    return out
+
+
+def build_bookmarks(ctx: AppContext) -> ft.View:
+    """Every starred section, foul and term, newest first."""
+    _ = ctx._
+    store = get_store(ctx)
+    if store is None:
+        return _loading(ctx, _("Bookmarks"))
+    tiles = entry_tiles(ctx, store.bookmarks())
+    return ctx.view(route=ctx.route, title=_("Bookmarks"), back="/",
+                    controls=tiles or [empty_note(_("Nothing bookmarked yet: tap the star on a section, "
+                                                    "a penalty or a term."))])
+
+
+def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None]) -> ft.Control:
+    """A slot filled by ``fill(store)``: at once when the store is open, else (browser build) as
+    soon as it has loaded, without rebuilding the screen. Storage trouble leaves the slot empty:
+    it never breaks the page around it."""
+    slot = ft.Container()
+
+    def put(store: StudyStore) -> None:
+        try:
+            slot.content = fill(store)
+        except (OSError, ValueError):
+            slot.content = None
+
+    store = study_mod.current_store()
+    if store is None and not is_web():
+        try:
+            store = get_store(ctx)
+        except OSError:
+            return slot
+    if store is not None:
+        put(store)
+        return slot
+
+    async def load() -> None:
+        put(await study_mod.app_store(ctx.page, ctx.library))
+        refresh(slot)
+
+    ctx.page.run_task(load)
+    return slot
+
+
+def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> list[ft.Control]:
+    """For an entry page's AppBar: notes that the entry was opened (recent lookups) and gives
+    its star (accessible name "Bookmark", a switch: on when bookmarked)."""
+    _ = ctx._
+
+    def star(store: StudyStore) -> ft.Control:
+        store.opened(kind, ruleset, ref)
+        marked = store.is_bookmarked(kind, None if kind == "term" else ruleset, ref)
+
+        def toggle(e=None) -> None:
+            now_on = store.set_bookmark(kind, ruleset, ref, not button.selected)
+            button.selected = now_on
+            wrapper.toggled = now_on
+            refresh(wrapper)
+
+        # one name, "Bookmark"; whether it is on is the switch's state (as with "Dark theme")
+        button = ft.IconButton(icon=ft.Icons.STAR_BORDER, selected_icon=ft.Icons.STAR, selected=marked,
+                               tooltip=_("Bookmark"), on_click=toggle, key="bookmark")
+        wrapper = labelled(button, on_tap=toggle, toggled=marked)
+        return wrapper
+
+    return [with_store(ctx, star)]
+
+
+def recent_controls(ctx: AppContext) -> list[ft.Control]:
+    """The last entries opened (up to 20), for the search page while its box is empty."""
+    def fill(store: StudyStore) -> ft.Control | None:
+        tiles = entry_tiles(ctx, store.recent())
+        if not tiles:
+            return None
+        return ft.Column([section_heading(ctx._("Recently opened"), count=len(tiles)), *tiles], spacing=0)
+
+    return [with_store(ctx, fill)]
+
+
+__all__ = ["answer_controls", "build_bookmarks", "build_exam", "build_progress", "build_study", "deck_id",
+           "entry_actions", "get_store", "with_store", "progress_bar", "prompt_controls", "recent_controls"]

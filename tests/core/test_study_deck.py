@@ -1,0 +1,167 @@
+"""``handbook.study_deck``: every penalty row, every difference and every bilingual term has its
+card; ids are unique, equal across loads, and unchanged when unrelated entries are added."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+
+import pytest
+
+import handbook
+from handbook.core.study import KINDS, digest
+
+
+def _by_kind(deck, kind):
+    return [c for c in deck if c.kind == kind]
+
+
+@pytest.mark.parametrize("ruleset", ["azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"])
+def test_every_row_difference_and_term_has_its_card(library, ruleset):
+    rs = library.rulesets[ruleset]
+    deck = handbook.study_deck(ruleset, library=library)
+
+    ids = [c.id for c in deck]
+    assert len(ids) == len(set(ids)), [i for i, n in Counter(ids).items() if n > 1]
+    assert {c.kind for c in deck} <= set(KINDS)
+
+    penalty = _by_kind(deck, "penalty")
+    assert [(c.ref, c.prompt) for c in penalty] == [(r.id, r.foul) for r in rs.penalties]
+    for card, row in zip(penalty, rs.penalties):
+        assert card.ruleset == ruleset and card.cite == row.ref
+        assert card.answer.splitlines()[0] == (row.penalty or "(the source gives no penalty)")
+        if row.ref:
+            assert row.ref in card.answer  # the answer cites its reference
+
+    differs = [r for r in rs.penalties if r.differs]
+    diff_cards = _by_kind(deck, "difference")
+    assert [(c.ref, c.foul) for c in diff_cards] == [(r.id, r.foul) for r in differs]
+    for card, row in zip(diff_cards, differs):
+        assert row.penalty in card.answer and row.compare_penalty in card.answer
+        assert row.compare_label in card.answer
+
+    bilingual = [t for t in library.glossary if t.japanese]
+    terms = _by_kind(deck, "term")
+    assert [c.ref for c in terms] == [t.id for t in bilingual]
+    for card, t in zip(terms, bilingual):
+        assert card.prompt == t.term and card.ruleset is None
+        assert t.japanese in card.answer
+        if t.reading:
+            assert t.reading in card.answer
+    assert [c.ref for c in _by_kind(deck, "reading")] == [t.id for t in bilingual]
+    assert [c.ref for c in _by_kind(deck, "section")] == [s.ref for s in rs.sections]
+
+
+def test_the_wrc_tables_have_differences(library):
+    # the source highlights the rows where the lower column differs; the deck must carry them
+    for rid in ("wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"):
+        n = sum(r.differs for r in library.rulesets[rid].penalties)
+        assert n > 0
+        assert len(_by_kind(handbook.study_deck(rid, library=library), "difference")) == n
+    assert not _by_kind(handbook.study_deck("azrm", library=library), "difference")
+
+
+def test_ids_equal_across_two_loads(library):
+    first = handbook.load_library()
+    second = handbook.load_library()
+    assert first is not second
+    for rid in [None, *library.rulesets]:
+        a = [(c.id, c.kind, c.prompt, c.answer) for c in handbook.study_deck(rid, library=first)]
+        b = [(c.id, c.kind, c.prompt, c.answer) for c in handbook.study_deck(rid, library=second)]
+        assert a == b
+
+
+def test_ids_are_the_same_in_a_fresh_process(library, root_dir):
+    # SHA-1, not hash(): Python salts str hashes per process
+    code = "import handbook; print('\\n'.join(c.id for c in handbook.study_deck('wrc-2025')))"
+    env = dict(os.environ, PYTHONPATH=str(root_dir), PYTHONHASHSEED="12345")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=120, check=True).stdout.split()
+    assert out == [c.id for c in handbook.study_deck("wrc-2025", library=library)]
+
+
+def test_all_rulesets_deck_holds_each_ruleset_and_terms_once(library):
+    everything = handbook.study_deck(library=library)
+    ids = [c.id for c in everything]
+    assert len(ids) == len(set(ids))
+    for rid in library.rulesets:
+        own = {c.id for c in handbook.study_deck(rid, library=library)}
+        assert own <= set(ids)
+    assert len(_by_kind(everything, "term")) == sum(1 for t in library.glossary if t.japanese)
+
+
+def test_ids_unchanged_when_an_unrelated_row_and_term_are_inserted(library, content_copy):
+    before = {rid: [c.id for c in handbook.study_deck(rid, library=library)] for rid in library.rulesets}
+    azrm = content_copy / "penalties" / "azrm.toml"
+    text = azrm.read_text(encoding="utf-8")
+    first_row = text.index("[[row]]")
+    inserted = textwrap.dedent("""\
+        [[row]]
+        id = "deal-error"
+        category = "Shuffling and Drawing"
+        foul = "A new first row of the table"
+        penalty = "Warning"
+        ref = "2.1"
+
+        """)
+    azrm.write_text(text[:first_row] + inserted + text[first_row:], encoding="utf-8")
+    glossary = content_copy / "glossary.toml"
+    gtext = glossary.read_text(encoding="utf-8")
+    first_term = gtext.index("[[term]]")
+    term = textwrap.dedent("""\
+        [[term]]
+        id = "aaa-new-term"
+        term = "Aaa new term"
+        japanese = "新語"
+        reading = "しんご"
+        definition = "Inserted before every other term."
+        provenance = "handbook"
+
+        """)
+    glossary.write_text(gtext[:first_term] + term + gtext[first_term:], encoding="utf-8")
+
+    changed = handbook.load_library(content_copy)
+    assert changed.rulesets["azrm"].penalties[0].foul == "A new first row of the table"
+    for rid, ids in before.items():
+        after = [c.id for c in handbook.study_deck(rid, library=changed)]
+        assert set(ids) <= set(after), rid
+        assert len(after) == len(ids) + (3 if rid == "azrm" else 2)  # the row; the term's two cards
+    new = {c.id for c in handbook.study_deck("azrm", library=changed)} - set(before["azrm"])
+    assert new == {"penalty:azrm:deal-error:" + digest("A new first row of the table"),
+                   "term:aaa-new-term", "reading:aaa-new-term"}
+
+
+def test_spacing_and_case_of_a_foul_keep_its_id():
+    assert digest("Too many  or too few\ttiles") == digest("too many or too few tiles")
+    assert digest("Too many or too few tiles") != digest("Too many tiles")
+
+
+def test_unknown_ruleset_names_the_argument(library):
+    with pytest.raises(ValueError, match=r"ruleset: unknown ruleset 'wrc'.*azrm"):
+        handbook.study_deck("wrc", library=library)
+
+
+def test_card_routes_open_their_entry(library):
+    deck = handbook.study_deck("azrm", library=library)
+    kinds = {c.kind: c for c in deck}
+    assert kinds["penalty"].route.startswith("/penalties/azrm/")
+    assert kinds["section"].route.startswith("/rules/azrm/")
+    assert kinds["term"].route == f"/glossary/{kinds['term'].ref}"
+
+
+def test_study_deck_imports_neither_flet_nor_tinydb(root_dir):
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["flet"] = None
+        sys.modules["tinydb"] = None
+        sys.modules["fsrs"] = None
+        import handbook
+        assert handbook.study_deck("azrm")
+        print("ok")
+    """)
+    env = dict(os.environ, PYTHONPATH=str(root_dir))
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr[-2000:]
