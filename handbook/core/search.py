@@ -244,6 +244,12 @@ class _Doc:
     foul: str | None = None        # a penalty row's foul id
     cites: tuple[int, ...] = ()    # a term's or row's sections (doc ids): a match by name lifts them
     lifts: tuple[int, ...] = ()    # a term's fouls' rows (doc ids): a match by name lifts them too
+    exact_set: frozenset[str] = frozenset()  # ``exact`` as a set
+    stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
+
+    def __post_init__(self) -> None:
+        self.exact_set = frozenset(self.exact)
+        self.stem_set = frozenset(w for t in self.title_stems for w in t)
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -554,16 +560,17 @@ class SearchIndex:
         qstems = stems(latin) if latin else ()
         qset = set(qstems)
         best: dict[tuple, tuple[float, int]] = {}
+        qforms = {phrase, compact, qkey, q, qja} if phrase else set()
         for d, s in scores.items():
             doc = self.docs[d]
             if not self._in_scope(doc, ruleset):
                 continue
-            if phrase and any(t in (phrase, compact, qkey, q, qja) for t in doc.exact):
+            if not qforms.isdisjoint(doc.exact_set):
                 # a glossary term named exactly comes first: it explains the word and links on
                 s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
-            elif qstems and any(_contains(t, qstems) for t in doc.title_stems):
+            elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
                 s += PHRASE_BONUS
-            if qset and any(doc.title_stems):
+            if qset and not qset.isdisjoint(doc.stem_set):
                 s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
                                              for t in doc.title_stems if t)
             # one result per foul and ruleset: the foul's page shows all its rows
