@@ -49,6 +49,9 @@ FIELDS = ("id", "player", "club", "date", "ruleset", "foul_id", "foul", "penalty
 REQUIRED = ("player", "date", "ruleset", "foul")
 MAX_NAME, MAX_CLUB, MAX_NOTE, MAX_TEXT, MAX_POINTS = 80, 40, 500, 300, 1000
 MAX_PROBLEMS = 20  # an import error lists at most this many problems
+#: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
+#: under it). Larger files are refused before they are parsed.
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -442,7 +445,12 @@ class Ledger:
     def import_text(self, text: str | bytes, fmt: Literal["json", "csv"] | None = None,
                     name: str = "") -> ImportResult:
         """Import JSON or CSV (``fmt``, or guessed from ``name``'s extension / the first
-        character). Raises :class:`LedgerImportError`; nothing changes then."""
+        character). Raises :class:`LedgerImportError`; nothing changes then (also for a file
+        larger than :data:`MAX_IMPORT_BYTES`)."""
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_IMPORT_BYTES:
+            raise LedgerImportError([f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
+                                     f"({size:,} bytes)"])
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8-sig")

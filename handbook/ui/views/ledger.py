@@ -95,6 +95,26 @@ def strike_note(row: PenaltyRow, _: Callable[[str], str]) -> str:
     return _("Strike (AZRM §1.4)") if row.strike else _("Not a Strike (AZRM §1.4)")
 
 
+def picked_bytes(f: ft.FilePickerFile, _: Callable[[str], str]) -> tuple[bytes, str | None]:
+    """The contents of a picked file as the client sent them, or ``(b"", message)``.
+
+    Only ``f.bytes`` is read (the picker is opened with ``with_data=True``, in the served app, the
+    PWA and a native app alike). ``f.path`` is never opened: in the served app it names a file on
+    the *server*, chosen by whoever controls the browser. Files over
+    :data:`handbook.ledger.MAX_IMPORT_BYTES` are refused, by the size the client reports and by
+    the bytes received.
+    """
+    cap = ledger_mod.MAX_IMPORT_BYTES
+    size = max(f.size or 0, len(f.bytes or b""))
+    if size > cap:
+        return b"", _("{name} is larger than {mb} MB; nothing was imported.").format(
+            name=f.name, mb=cap // (1024 * 1024))
+    if f.bytes is None:
+        return b"", _("The browser sent no file contents for {name}; nothing was imported.").format(
+            name=f.name)
+    return bytes(f.bytes), None
+
+
 def needs_judge_points(row: PenaltyRow) -> bool:
     return row.points is None and row.kind in (None, Penalty.DISCRETION, Penalty.POINT_PENALTY)
 
@@ -364,17 +384,12 @@ def build_ledger(ctx: AppContext) -> ft.View:
             return
         if not files:
             return
-        f = files[0]
-        data = f.bytes
-        if data is None and f.path:
-            try:
-                with open(f.path, "rb") as fh:
-                    data = fh.read()
-            except OSError as exc:
-                import_out.controls = [error_box(str(exc))]
-                update_page(ctx)
-                return
-        import_text(data or b"", f.name)
+        data, problem = picked_bytes(files[0], _)
+        if problem:
+            import_out.controls = [error_box(problem)]
+            update_page(ctx)
+            return
+        import_text(data, files[0].name)
 
     def import_text(data: bytes, name: str) -> None:
         try:
