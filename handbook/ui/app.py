@@ -259,9 +259,23 @@ def install_spa_fallback() -> bool:
     return True
 
 
-def serve(host: str = "127.0.0.1", port: int = 8550) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = None) -> None:
     """Serve the app as a local web server at http://host:port (no browser is opened; works
-    offline: CanvasKit and fonts come from the local flet-web package, not a CDN)."""
+    offline: CanvasKit and fonts come from the local flet-web package, not a CDN).
+
+    The ledger asks for the judge passphrase (:mod:`handbook.access`) when ``passphrase`` or
+    ``HANDBOOK_PASSPHRASE`` gives one, or when ``host`` is not a loopback address — then one is
+    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters."""
+    from handbook import access
+
+    setup = access.gate_for(host, passphrase)
+    access.configure(setup.gate)
+    if setup.generated:
+        print(f"Judge passphrase for the ledger: {setup.generated}\n"
+              f"(served beyond this machine at {host}; choose your own with --passphrase or "
+              f"{access.ENV_PASSPHRASE})", flush=True)
+    elif setup.gate is not None:
+        print("The ledger asks for the judge passphrase you gave.", flush=True)
     # WEB_BROWSER would open a browser window unless Flet is told it is a server
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     install_spa_fallback()

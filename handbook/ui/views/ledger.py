@@ -28,6 +28,7 @@ from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import is_web
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.gate import judge_ok, lock_action, passphrase_view
 from handbook.ui.routes import build_route
 from handbook.ui.views.calculators import (
     BODY,
@@ -50,7 +51,10 @@ EXPORT_FOLDER = "exports"
 
 def get_ledger(ctx: AppContext) -> Ledger | None:
     """The app's ledger; ``None`` while the browser build is still loading it (the screen is
-    rebuilt when it is ready)."""
+    rebuilt when it is ready), and for a session that has not given the judge passphrase
+    (:func:`handbook.ui.gate.judge_ok`), so no screen shows ledger data to it."""
+    if not judge_ok(ctx):
+        return None
     current = ledger_mod._app_ledger  # noqa: SLF001 - the module keeps the one instance
     if current is not None:
         return current
@@ -233,6 +237,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 def build_ledger(ctx: AppContext) -> ft.View:
     """Players, the form to add a record, export and import."""
     _ = ctx._
+    if not judge_ok(ctx):
+        return passphrase_view(ctx, _("Ledger"))
     ledger = get_ledger(ctx)
     if ledger is None:
         return _loading(ctx, _("Ledger"))
@@ -438,7 +444,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
                                   key="import")]),
         import_out,
     ]
-    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls)
+    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls,
+                    actions=lock_action(ctx))
     view.data = {"import_text": import_text}  # lets in-process tests feed a file without a picker
     return view
 
@@ -448,6 +455,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
 def build_player(ctx: AppContext, player: str) -> ft.View:
     """One player's records (remove with Undo) and their strike-window countdown today."""
     _ = ctx._
+    if not judge_ok(ctx):
+        return passphrase_view(ctx, _("Ledger"))
     ledger = get_ledger(ctx)
     if ledger is None:
         return _loading(ctx, player)
@@ -511,7 +520,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         _export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
-    return ctx.view(route=ctx.route, title=title, controls=controls)
+    return ctx.view(route=ctx.route, title=title, controls=controls, actions=lock_action(ctx))
 
 
 def _quote(s: str) -> str:
