@@ -105,8 +105,11 @@ class Record:
                 "created": self.created.isoformat()}
 
     def to_csv(self) -> dict[str, str]:
+        """The record as CSV cells; text that a spreadsheet would run as a formula is escaped
+        (:func:`csv_cell`)."""
         d = self.to_json()
-        return {k: ("" if v is None else "true" if v is True else "false" if v is False else str(v))
+        return {k: csv_cell("" if v is None else "true" if v is True else "false" if v is False
+                            else str(v))
                 for k, v in d.items()}
 
 
@@ -130,6 +133,26 @@ class ImportResult:
     added: int
     skipped: int
     records: tuple[Record, ...] = field(default=())
+
+
+#: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
+#: injection"); the apostrophe is escaped too so that unescaping is exact
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as a CSV cell no spreadsheet runs as a formula: a cell starting with ``=``,
+    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``
+    (:func:`csv_uncell` undoes it exactly)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def csv_uncell(text: str) -> str:
+    """The text :func:`csv_cell` was given: one leading ``'`` is dropped when what follows would
+    have been escaped; anything else is returned unchanged."""
+    if text.startswith("'") and text[1:].startswith(_FORMULA_START):
+        return text[1:]
+    return text
 
 
 def _clean(text: str) -> str:
@@ -416,7 +439,9 @@ class Ledger:
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
     def export_csv(self, player: str | None = None) -> str:
-        """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`."""
+        """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`.
+        No cell starts with what a spreadsheet runs as a formula (:func:`csv_cell`);
+        :meth:`import_csv` gives back the same text."""
         buf = io.StringIO(newline="")
         w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\r\n")
         w.writeheader()
@@ -548,7 +573,7 @@ class Ledger:
                 items.append((where, None, f"has {len(values)} value(s) but the header has "
                                            f"{len(header)} column(s)"))
                 continue
-            items.append((where, dict(zip(header, values)), None))
+            items.append((where, {h: csv_uncell(v) for h, v in zip(header, values)}, None))
         return self._import(items, csv_text=True)
 
     def _import(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool) -> ImportResult:
