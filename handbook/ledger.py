@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from handbook.core.model import Penalty
-from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
 from handbook.storage import DamageReport, damage_of, transaction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,6 +215,22 @@ def _date(value: object, name: str = "date") -> datetime.date:
     raise _Bad(f"{name} {value!r} is not a date (YYYY-MM-DD)")
 
 
+#: the earliest and latest day a record may carry: the 30-day window ending on it, the 14-day
+#: Suspension starting on it and the day its Strike drops out of the window (AZRM §1.4) must all
+#: be calendar days
+FIRST_DAY = datetime.date.min + datetime.timedelta(days=WINDOW_DAYS - 1)
+LAST_DAY = datetime.date.max - datetime.timedelta(days=max(WINDOW_DAYS, SUSPENSION_DAYS - 1))
+
+
+def _record_day(value: object) -> datetime.date:
+    day = _date(value, "date")
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise _Bad(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
+                   f"use (its 30-day window and 14-day Suspension); allowed: "
+                   f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}")
+    return day
+
+
 def _created(value: object) -> datetime.datetime:
     if value is None or value == "":
         return datetime.datetime.now(datetime.UTC).replace(microsecond=0)
@@ -272,6 +288,9 @@ class Ledger:
             library = default_library()
         self.db = db
         self.library = library
+        #: stored documents the last read skipped: ``(document id, reason)``; they stay in the
+        #: file unchanged (a newer version's record, a hand edit) and the UI reports them
+        self.unreadable: list[tuple[int, str]] = []
 
     @property
     def damage(self) -> DamageReport | None:
@@ -327,11 +346,14 @@ class Ledger:
     # reading ----------------------------------------------------------------------------------
     def _all(self) -> list[tuple[int, Record]]:
         out = []
+        unreadable = []
         for doc in self._table.all():  # all() always re-reads the storage
             try:
                 out.append((doc.doc_id, _from_doc(doc)))
-            except (KeyError, TypeError, ValueError, _Bad):
-                continue  # a stored document this version cannot read is left untouched
+            except (KeyError, TypeError, ValueError, OverflowError, _Bad) as exc:
+                # a stored document this version cannot read is left untouched, and reported
+                unreadable.append((doc.doc_id, str(exc)))
+        self.unreadable = unreadable
         return out
 
     def records(self, player: str | None = None) -> list[Record]:
@@ -378,7 +400,7 @@ class Ledger:
         try:
             name = _text(player, "player", limit=MAX_NAME, required=True)
             club_id = _text(club, "club", limit=MAX_CLUB, required=False) or None
-            day = _date(date, "date")
+            day = _record_day(date)
             text = _text(note, "note", limit=MAX_NOTE, required=False, multiline=True)
             made = _created(created)
         except _Bad as exc:
@@ -458,11 +480,9 @@ class Ledger:
         if fmt not in ("json", "csv"):
             raise ValueError(f"fmt: must be 'json' or 'csv', got {fmt!r}")
         text = self.export_json(player) if fmt == "json" else self.export_csv(player)
-        stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
-        who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_") or "player")
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"ledger{who}-{stamp}.{fmt}"
+        path = folder / export_name(fmt, player, now=now)
         atomic_write_text(path, text)
         return path
 
@@ -628,7 +648,7 @@ class Ledger:
             raise _Bad(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
         name = _text(raw["player"], "player", limit=MAX_NAME, required=True)
         club = _text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
-        day = _date(raw["date"], "date")
+        day = _record_day(raw["date"])
         ruleset = raw["ruleset"]
         if not isinstance(ruleset, str) or ruleset not in self.library.rulesets:
             raise _Bad(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
@@ -656,6 +676,14 @@ class Ledger:
                       note=note, created=created)
 
 
+def export_name(fmt: str, player: str | None = None, *,
+                now: datetime.datetime | None = None) -> str:
+    """``ledger-<player>-YYYYMMDD-HHMMSS.<fmt>``: a file name safe on every system."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
+    return f"ledger{who[:60]}-{stamp}.{fmt}"
+
+
 def _is_strike(r: Record) -> bool:
     return r.ruleset == STRIKE_RULESET and r.strike
 
@@ -666,14 +694,44 @@ def _replace(rec: Record, **changes: Any) -> Record:
     return Record(**d)
 
 
+_DOC_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "player": (str,), "club": (str, type(None)), "date": (str,), "ruleset": (str,),
+    "foul_id": (str,), "foul": (str,), "penalty": (str,), "kind": (str, type(None)),
+    "points": (int, type(None)), "strike": (bool,), "note": (str,), "created": (str,)}
+_DOC_OPTIONAL = {"club": None, "penalty": "", "kind": None, "points": None, "strike": False,
+                 "note": ""}
+
+
 def _from_doc(doc: Mapping[str, Any]) -> Record:
-    created = datetime.datetime.fromisoformat(doc["created"])
-    return Record(id=str(doc["id"]), player=doc["player"], club=doc.get("club") or None,
-                  date=datetime.date.fromisoformat(doc["date"]), ruleset=doc["ruleset"],
-                  foul_id=doc["foul_id"], foul=doc["foul"], penalty=doc.get("penalty", ""),
-                  kind=doc.get("kind"), points=doc.get("points"), strike=bool(doc.get("strike")),
-                  note=doc.get("note", ""),
+    """A stored document → :class:`Record`; ``_Bad`` naming the field when one is missing or of
+    the wrong type (``"player": 123``), so that one bad document never breaks the others."""
+    values: dict[str, Any] = {}
+    for name, types in _DOC_TYPES.items():
+        if name not in doc:
+            if name not in _DOC_OPTIONAL:
+                raise _Bad(f"{name} is missing")
+            values[name] = _DOC_OPTIONAL[name]
+            continue
+        v = doc[name]
+        if not isinstance(v, types) or (name == "points" and isinstance(v, bool)):
+            raise _Bad(f"{name} {_short(v)} is a JSON {type(v).__name__}, not "
+                       f"{' or '.join('null' if t is type(None) else t.__name__ for t in types)}")
+        values[name] = v
+    try:
+        created = datetime.datetime.fromisoformat(values["created"])
+        day = datetime.date.fromisoformat(values["date"])
+    except ValueError as exc:
+        raise _Bad(str(exc)) from None
+    return Record(id=values["id"], player=values["player"], club=values["club"] or None,
+                  date=day, ruleset=values["ruleset"], foul_id=values["foul_id"],
+                  foul=values["foul"], penalty=values["penalty"], kind=values["kind"],
+                  points=values["points"], strike=values["strike"], note=values["note"],
                   created=created if created.tzinfo else created.replace(tzinfo=datetime.UTC))
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # --- the app's ledger ------------------------------------------------------------------------

@@ -139,7 +139,11 @@ class HandbookApp:
     def render(self, route: str) -> None:
         """Build and show the screen for ``route``."""
         self._wide = self.ctx.wide
-        view = build_view(self.ctx, route)
+        try:
+            view = build_view(self.ctx, route)
+        except Exception:  # noqa: BLE001 - a screen that fails shows a message, never a crash
+            log.exception("screen %s failed", route)
+            view = error_view(self.ctx, route)
         self.page.views.clear()
         self.page.views.append(view)
         self.page.update()
@@ -195,6 +199,18 @@ class HandbookApp:
     def on_brightness(self, e: Any) -> None:
         if self.settings.theme == THEME_SYSTEM:
             self.render(self.ctx.current_route())
+
+
+def error_view(ctx: AppContext, route: str) -> ft.View:
+    """What a screen that failed to build shows instead of a crash (the details go to the
+    server's log, not to the browser)."""
+    _ = ctx._
+    return ctx.view(route=ctx.route, title=_("Something went wrong"), back="/", controls=[
+        ft.Text(_("This screen could not be shown. Nothing was changed or lost."), size=16),
+        ft.Text(route, size=14, selectable=True),
+        ft.FilledButton(_("Go to search"), icon=ft.Icons.SEARCH, height=48,
+                        on_click=lambda e: ctx.navigate("/")),
+    ])
 
 
 def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[None]]:

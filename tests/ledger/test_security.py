@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 import pytest
-from ledgerhelpers import by_key, fire, visible_texts
+from ledgerhelpers import by_key, fire, visible_texts, walk
 
 from handbook import ledger as ledger_mod
 from handbook.ui.routes import build_view
@@ -79,3 +79,18 @@ def test_import_refuses_a_file_over_the_cap(ctx, app_ledger, picker, claimed):
 def test_import_text_api_refuses_oversized_text(app_ledger):
     with pytest.raises(ledger_mod.LedgerImportError, match="larger than"):
         app_ledger.import_text("x" * (ledger_mod.MAX_IMPORT_BYTES + 1), "csv")
+
+
+def test_export_in_the_served_app_goes_to_the_browser(ctx, app_ledger, picker, page, tmp_path):
+    app_ledger.add("Jo", "2026-04-01", "azrm", "Noten Riichi")
+    page.web = True
+    v = build_view(ctx, "/ledger/Jo")
+    csv_button = next(c for c in walk(v) if isinstance(c, ft.OutlinedButton)
+                      and c.content == "Export CSV")
+    fire(csv_button.on_click, None)
+    [saved] = picker.saved
+    assert saved["file_name"].startswith("ledger-Jo-") and saved["file_name"].endswith(".csv")
+    assert b"Jo,,2026-04-01,azrm" in saved["src_bytes"]
+    assert not (tmp_path / "data" / "exports").exists()
+    assert "Exported 1 record(s) as ledger-Jo-" in visible_texts(v)
+    assert str(tmp_path) not in visible_texts(v)

@@ -162,6 +162,32 @@ def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     return [banner]
 
 
+def write_error(ctx: AppContext, exc: OSError) -> str:
+    """What the judge reads when the ledger could not be saved (read-only folder, full disk,
+    another writer holding the file): nothing changed, nothing is lost."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return ctx._("Could not save to the ledger ({reason}). Nothing was changed and nothing was "
+                 "lost; what you typed is still here. Free some space or make the data folder "
+                 "writable, then try again.").format(reason=reason)
+
+
+def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
+    """A notice for stored records this version cannot read (left in the file, not shown)."""
+    bad = ledger.unreadable
+    if not bad:
+        return []
+    doc_id, reason = bad[0]
+    text = ctx._("{n} stored record(s) could not be read and are not shown; they are kept "
+                 "unchanged in the data file. First: entry {id}: {reason}.").format(
+        n=len(bad), id=doc_id, reason=reason)
+    return [ft.Container(key="unreadable", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12,
+                         border_radius=12, content=ft.Row(
+                             [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                              ft.Text(text, size=SMALL, expand=True,
+                                      color=ft.Colors.ON_ERROR_CONTAINER)],
+                             vertical_alignment=ft.CrossAxisAlignment.START))]
+
+
 def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
     """A dialog listing why a file was refused (nothing was imported)."""
     _ = ctx._
@@ -190,6 +216,12 @@ def _heading(text: str) -> ft.Control:
         padding=ft.Padding.only(top=12, bottom=4)))
 
 
+def in_browser(ctx: AppContext) -> bool:
+    """Whether the user's files live in a browser (the served app, the PWA) rather than on the
+    machine running this Python (a native app)."""
+    return is_web() or bool(getattr(ctx.page, "web", False))
+
+
 def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
                      out: ft.Column) -> ft.Control:
     _ = ctx._
@@ -197,12 +229,13 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
     async def export(fmt: str) -> None:
         out.controls = []
         try:
-            if is_web():
+            if in_browser(ctx):
+                # the browser is the client: the file goes to it, never to the server's disk
                 text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
-                stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-                await ft.FilePicker().save_file(file_name=f"ledger-{stamp}.{fmt}",
-                                                src_bytes=text.encode("utf-8"))
-                msg = _("Exported.")
+                name = ledger_mod.export_name(fmt, player)
+                await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
+                msg = _("Exported {n} record(s) as {name}").format(
+                    n=len(ledger.records(player)), name=name)
             else:
                 from handbook.paths import data_dir
 
@@ -361,6 +394,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
             form_error.controls = [error_box(str(exc))]
             update_page(ctx)
             return
+        except OSError as exc:
+            form_error.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
         note_box.value = ""
         fill_players()
         key = rec.player_key
@@ -411,6 +448,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
             import_out.controls = [error_box(str(exc))]
             update_page(ctx)
             return
+        except OSError as exc:
+            import_out.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
         msg = _("Imported {added} record(s) from {name}; {skipped} already in the ledger.").format(
             added=result.added, name=name, skipped=result.skipped)
         import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
@@ -420,6 +461,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
 
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
+        *_unreadable_note(ctx, ledger),
         _heading(_("Players")),
         players_col,
         _heading(_("Add a record")),
@@ -466,17 +508,18 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     today = datetime.date.today()
 
     countdown = ft.Column(spacing=8, key="countdown")
+    problem = ft.Column(key="write-error")
     records_col = ft.Column(spacing=8, key="records")
     export_out = ft.Column()
 
     def fill() -> None:
-        status = ledger.status(key, today)
-        countdown.controls = [ft.Container(
-            content=ft.Column([
-                ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
-                        size=SMALL, weight=ft.FontWeight.W_600),
-                *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
-            padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        try:
+            status = ledger.status(key, today)
+        except (ValueError, OverflowError) as exc:  # a stored date the window cannot use
+            countdown.controls = [error_box(_("The strike window cannot be worked out for this "
+                                              "player: {reason}").format(reason=str(exc)))]
+        else:
+            countdown.controls = [_countdown(ctx, status, today)]
         recs = list(reversed(ledger.records(key)))  # newest first
         if not recs:
             from handbook.ui.widgets import empty_note
@@ -492,10 +535,20 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
             fill()
             update_page(ctx)
             return
+        except OSError as exc:
+            problem.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
+        problem.controls = []
         fill()
 
         def undo(e) -> None:
-            ledger.restore(removed)
+            try:
+                ledger.restore(removed)
+            except OSError as exc:
+                problem.controls = [error_box(write_error(ctx, exc))]
+            else:
+                problem.controls = []
             fill()
             update_page(ctx)
 
@@ -506,6 +559,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     fill()
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
+        *_unreadable_note(ctx, ledger),
         countdown,
         ft.Row([
             ft.TextButton(_("Open in the strike calculator"), icon=ft.Icons.TIMER_OUTLINED,
@@ -515,12 +569,23 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
                           on_click=lambda e: ctx.navigate("/ledger?player=" + _quote(key))),
         ], wrap=True),
         _heading(_("Records")),
+        problem,
         records_col,
         _heading(_("Export")),
         _export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
     return ctx.view(route=ctx.route, title=title, controls=controls, actions=lock_action(ctx))
+
+
+def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:
+    _ = ctx._
+    return ft.Container(
+        content=ft.Column([
+            ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
+                    size=SMALL, weight=ft.FontWeight.W_600),
+            *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
+        padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
 
 
 def _quote(s: str) -> str:
