@@ -295,6 +295,9 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     # WEB_BROWSER would open a browser window unless Flet is told it is a server
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     install_spa_fallback()
+    from handbook.ui.webclient import install_local_rive
+
+    install_local_rive()  # Flet's client would fetch rive_native.js from a CDN on every load
     ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR),
            no_cdn=True)
 
