@@ -53,6 +53,7 @@ MAX_PROBLEMS = 20  # an import error lists at most this many problems
 #: under it). Larger files are refused before they are parsed.
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
+_IMPORT_NS = uuid.UUID("6f1c2a52-8a43-4c1e-9a0e-3b7d2f0c9e11")  # ids of entries imported without one
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TRUE = {"true", "yes", "1"}
@@ -161,7 +162,7 @@ def _clean(text: str) -> str:
 
 def player_key(name: str, club: str | None = None) -> str:
     """The key a player is found by: the name, plus ``~club`` when there is a club id."""
-    name, club = _clean(name), _clean(club or "")
+    name, club = _clean(_visible(name)), _clean(_visible(club or ""))
     return f"{name}~{club}" if club else name
 
 
@@ -170,7 +171,14 @@ def _fold(key: str) -> str:
 
 
 def _has_control(text: str) -> bool:
-    return any(unicodedata.category(c) == "Cc" for c in text)
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible format characters (zero-width spaces and joiners, right-to-left
+    marks and overrides, the BOM): two spellings of one name that look the same on screen must
+    be the same player, and one Strike count."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 # --- field checks (shared by add() and import) ---------------------------------------------
@@ -183,8 +191,12 @@ def _text(value: object, name: str, *, limit: int, required: bool, multiline: bo
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise _Bad(f"{name} must be text, got {value!r}")
+        raise _Bad(f"{name} must be text, got {_short(value)}")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise _Bad(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
     value = value.strip() if multiline else _clean(value)
+    if name in ("player", "club"):
+        value = _clean(_visible(value))
     if required and not value:
         raise _Bad(f"{name} is empty")
     if len(value) > limit:
@@ -360,7 +372,7 @@ class Ledger:
         """Every record (or one player's, by :attr:`Player.key`), oldest first."""
         recs = [r for _, r in self._all()]
         if player is not None:
-            k = _fold(player)
+            k = _fold(_clean(_visible(player)))
             recs = [r for r in recs if _fold(r.player_key) == k]
         return sorted(recs, key=lambda r: (r.date, r.created, r.id))
 
@@ -525,6 +537,10 @@ class Ledger:
         except json.JSONDecodeError as exc:
             raise LedgerImportError([f"line {exc.lineno}, column {exc.colno}: not valid JSON "
                                      f"({exc.msg})"]) from None
+        except RecursionError:
+            raise LedgerImportError(["the JSON is nested too deeply to be a ledger"]) from None
+        except ValueError:  # a number of more than 4,300 digits
+            raise LedgerImportError(["the JSON holds a number too long to be a ledger value"]) from None
         if isinstance(doc, dict):
             extra = set(doc) - {"format", "version", "exported", "player", "records"}
             if extra:
@@ -601,14 +617,21 @@ class Ledger:
             raise LedgerImportError(["the file holds no records"])
         problems: list[str] = []
         recs: list[tuple[str, Record]] = []
+        seen_content: dict[str, int] = {}
+        derived: set[str] = set()
         for where, raw, error in items:
             if error:
                 problems.append(f"{where}: {error}")
                 continue
             try:
-                recs.append((where, self._check_entry(raw, csv_text=csv_text)))
+                rec = self._check_entry(raw, csv_text=csv_text)
             except _Bad as exc:
                 problems.append(f"{where}: {exc}")
+            else:
+                if raw.get("id") in (None, ""):
+                    rec = _replace(rec, id=self._content_id(rec, seen_content))
+                    derived.add(rec.id)
+                recs.append((where, rec))
             if len(problems) >= MAX_PROBLEMS:
                 break
         seen: dict[str, str] = {}
@@ -625,7 +648,7 @@ class Ledger:
                 old = stored.get(rec.id)
                 if old is None:
                     new.append(rec)
-                elif old == rec:
+                elif old == rec or rec.id in derived:
                     skipped += 1
                 else:
                     problems.append(f"{where}: id {rec.id!r} is already in the ledger with other "
@@ -635,6 +658,18 @@ class Ledger:
             if new:
                 self._table.insert_multiple([r.to_json() for r in new])  # one write
         return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
+
+    @staticmethod
+    def _content_id(rec: Record, seen: dict[str, int]) -> str:
+        """An id for an entry that came without one, made from what it records (player, day,
+        ruleset, foul, penalty, points, Strike, note) and how many identical entries came
+        before it in the same file: importing the same file again finds the same ids and adds
+        nothing, while two identical fouls on one day stay two records."""
+        basis = json.dumps([_fold(rec.player_key), rec.date.isoformat(), rec.ruleset, rec.foul_id,
+                            rec.foul, rec.penalty, rec.points, rec.strike, rec.note],
+                           ensure_ascii=True)
+        n = seen[basis] = seen.get(basis, 0) + 1
+        return uuid.uuid5(_IMPORT_NS, f"{basis}#{n}").hex
 
     def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool) -> Record:
         unknown = [k for k in raw if k not in FIELDS]

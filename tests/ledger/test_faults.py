@@ -229,3 +229,74 @@ def test_a_screen_that_fails_shows_a_message_not_a_crash(library, monkeypatch):
     text = visible_texts(page.views[0])
     assert "This screen could not be shown. Nothing was changed or lost." in text
     assert "OverflowError" not in text and "Traceback" not in text
+
+
+# --- damaged data files -----------------------------------------------------------------------------
+
+GOOD_DOC = {"id": "r1", "player": "Kim", "club": None, "date": "2026-04-01", "ruleset": "azrm",
+            "foul_id": "x", "foul": NOTEN, "penalty": "Chombo", "kind": None, "points": 30,
+            "strike": True, "note": "", "created": "2026-04-01T10:00:00+00:00"}
+
+
+@pytest.mark.parametrize("content,reason", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"records": {"1": {"points": ' + "9" * 5000 + "}}}", "cannot be read"),
+    ("\xff\xfe{", "not UTF-8"),
+])
+def test_a_damaged_file_is_moved_aside_and_the_app_starts(tmp_path, library, content, reason):
+    path = tmp_path / "ledger.json"
+    path.write_bytes(content.encode("latin-1") if content.startswith("\xff") else content.encode())
+    led = Ledger(open_db(path), library)
+    assert led.damage is not None and reason in led.damage.reason
+    assert led.records() == []
+    moved = list(tmp_path.glob("ledger.damaged-*.json"))
+    assert len(moved) == 1 and moved[0].read_bytes()[:10] == path.with_name(moved[0].name).read_bytes()[:10]
+    led.add("Kim", "2026-04-01", "azrm", NOTEN)  # and it keeps working
+    assert len(led.records()) == 1
+
+
+def test_a_file_with_a_utf8_bom_is_read_not_moved_aside(tmp_path, library):
+    path = tmp_path / "ledger.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"records": {"1": GOOD_DOC}}).encode())
+    led = Ledger(open_db(path), library)
+    assert led.damage is None
+    assert [r.player for r in led.records()] == ["Kim"]
+    assert not list(tmp_path.glob("*.damaged-*"))
+
+
+# --- hostile or clumsy imports ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,expected", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('[{"player": "A", "date": "2026-04-01", "ruleset": "azrm", "foul": "Noten Riichi", '
+     '"points": ' + "9" * 5000 + "}]", "number too long"),
+    ('[{"player": "\\ud800", "date": "2026-04-01", "ruleset": "azrm", "foul": "Noten Riichi"}]',
+     "entry 1: player contains a lone surrogate"),
+    ('[{"player": "A", "date": "2026-04-01", "ruleset": "azrm", "foul": "Noten Riichi", '
+     '"points": 1e400}]', "entry 1: points"),
+])
+def test_hostile_json_is_refused_with_a_clear_message(ledger, text, expected):
+    with pytest.raises(LedgerImportError, match=expected) as info:
+        ledger.import_text(text, "json")
+    assert "Traceback" not in str(info.value) and "Exceeds the limit" not in str(info.value)
+    assert ledger.records() == []
+
+
+def test_reimporting_a_csv_without_ids_adds_nothing(ledger):
+    text = ("player,date,ruleset,foul\nLee,2026-04-01,azrm,Noten Riichi\n"
+            "Lee,2026-04-01,azrm,Noten Riichi\nMo,2026-04-02,azrm,Noten Riichi\n")
+    first = ledger.import_text(text, "csv")
+    assert (first.added, first.skipped) == (3, 0)  # two identical fouls on one day stay two
+    again = ledger.import_text(text, "csv")
+    assert (again.added, again.skipped) == (0, 3)
+    assert len(ledger.records()) == 3
+
+
+@pytest.mark.parametrize("spelling", ["Nao\u200b", "\u200fNao", "Na\u200do", "\ufeffNao",
+                                      "Nao\u202e", "N\u2066ao\u2069"])
+def test_invisible_characters_do_not_make_a_second_player(ledger, spelling):
+    ledger.add("Nao", "2026-04-01", "azrm", NOTEN)
+    ledger.add(spelling, "2026-04-01", "azrm", NOTEN)
+    [p] = ledger.players()
+    assert p.name == "Nao" and p.strikes == 2
+    assert ledger.status(spelling, __import__("datetime").date(2026, 4, 1)).strikes_today == 2
