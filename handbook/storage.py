@@ -142,6 +142,20 @@ def atomic_write_text(path: Path, text: str) -> None:
     _fsync_dir(folder)
 
 
+def remove_stale_temp_files(path: Path) -> int:
+    """Delete the temp files (``.<name>.*.tmp``) a write killed half-way left beside ``path``;
+    each is a partial copy the write never put in place. Call it holding the file's lock, so
+    that no write in progress can own one. Returns how many were removed."""
+    removed = 0
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            tmp.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
 def damaged_name(path: Path, now: datetime.datetime | None = None) -> Path:
     """``ledger.json`` → ``ledger.damaged-YYYYMMDD-HHMMSS.json`` (``-2``, ``-3``… if taken)."""
     stem = f"{path.stem}.damaged-{_timestamp(now)}"
@@ -170,6 +184,7 @@ class AtomicJSONStorage(Storage):
         self.lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self.damage: DamageReport | None = None
         with self.lock:
+            self.stale_removed = remove_stale_temp_files(self.path)
             self._load_checked()
 
     # TinyDB's interface ---------------------------------------------------------------------

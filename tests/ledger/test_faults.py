@@ -300,3 +300,15 @@ def test_invisible_characters_do_not_make_a_second_player(ledger, spelling):
     [p] = ledger.players()
     assert p.name == "Nao" and p.strikes == 2
     assert ledger.status(spelling, __import__("datetime").date(2026, 4, 1)).strikes_today == 2
+
+
+def test_temp_files_left_by_a_killed_write_are_removed_at_start(tmp_path, library):
+    path = tmp_path / "ledger.json"
+    Ledger(open_db(path), library).add("Ola", "2026-04-01", "azrm", NOTEN)
+    for i in range(3):
+        (tmp_path / f".ledger.json.abc{i}.tmp").write_text("{partial")
+    (tmp_path / "notes.tmp").write_text("not ours")
+    led = Ledger(open_db(path), library)
+    assert led.db.storage.stale_removed == 3
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == ["notes.tmp"]
+    assert len(led.records()) == 1
