@@ -3,7 +3,9 @@
 Prints every problem as ``CODE file [entry]: message`` and exits 1, or a one-line summary and
 exits 0. With the source documents (``--sources DIR`` or the environment variable
 ``HANDBOOK_SOURCES``) it also checks that every glossary definition marked as the source's words
-is found word for word in that source (HB044); without them that check is skipped and says so. ``python -m handbook serve`` runs the app (what ``make run`` calls).
+is found word for word in that source (HB044); without them that check is skipped and says so.
+``python -m handbook serve [--host H] [--port P] [--passphrase TEXT]`` runs the app (what
+``make run`` calls); see :mod:`handbook.access` for when the ledger asks for the passphrase.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="serve the app as a local web server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8550)
+    serve.add_argument("--passphrase", default=None,
+                       help="the judge passphrase the ledger asks for (8+ characters; default: "
+                            "$HANDBOOK_PASSPHRASE, or one generated and printed when HOST is not "
+                            "127.0.0.1; none on 127.0.0.1)")
     args = parser.parse_args(argv)
 
     if args.command == "check":
@@ -62,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from handbook.ui.app import serve as run_server
 
-    run_server(host=args.host, port=args.port)
+    try:
+        run_server(host=args.host, port=args.port, passphrase=args.passphrase)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

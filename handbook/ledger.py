@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from handbook.core.model import Penalty
-from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
 from handbook.storage import DamageReport, damage_of, transaction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,7 +49,11 @@ FIELDS = ("id", "player", "club", "date", "ruleset", "foul_id", "foul", "penalty
 REQUIRED = ("player", "date", "ruleset", "foul")
 MAX_NAME, MAX_CLUB, MAX_NOTE, MAX_TEXT, MAX_POINTS = 80, 40, 500, 300, 1000
 MAX_PROBLEMS = 20  # an import error lists at most this many problems
+#: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
+#: under it). Larger files are refused before they are parsed.
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
+_IMPORT_NS = uuid.UUID("6f1c2a52-8a43-4c1e-9a0e-3b7d2f0c9e11")  # ids of entries imported without one
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TRUE = {"true", "yes", "1"}
@@ -102,8 +106,11 @@ class Record:
                 "created": self.created.isoformat()}
 
     def to_csv(self) -> dict[str, str]:
+        """The record as CSV cells; text that a spreadsheet would run as a formula is escaped
+        (:func:`csv_cell`)."""
         d = self.to_json()
-        return {k: ("" if v is None else "true" if v is True else "false" if v is False else str(v))
+        return {k: csv_cell("" if v is None else "true" if v is True else "false" if v is False
+                            else str(v))
                 for k, v in d.items()}
 
 
@@ -129,13 +136,33 @@ class ImportResult:
     records: tuple[Record, ...] = field(default=())
 
 
+#: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
+#: injection"); the apostrophe is escaped too so that unescaping is exact
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as a CSV cell no spreadsheet runs as a formula: a cell starting with ``=``,
+    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``
+    (:func:`csv_uncell` undoes it exactly)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def csv_uncell(text: str) -> str:
+    """The text :func:`csv_cell` was given: one leading ``'`` is dropped when what follows would
+    have been escaped; anything else is returned unchanged."""
+    if text.startswith("'") and text[1:].startswith(_FORMULA_START):
+        return text[1:]
+    return text
+
+
 def _clean(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 def player_key(name: str, club: str | None = None) -> str:
     """The key a player is found by: the name, plus ``~club`` when there is a club id."""
-    name, club = _clean(name), _clean(club or "")
+    name, club = _clean(_visible(name)), _clean(_visible(club or ""))
     return f"{name}~{club}" if club else name
 
 
@@ -144,7 +171,14 @@ def _fold(key: str) -> str:
 
 
 def _has_control(text: str) -> bool:
-    return any(unicodedata.category(c) == "Cc" for c in text)
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible format characters (zero-width spaces and joiners, right-to-left
+    marks and overrides, the BOM): two spellings of one name that look the same on screen must
+    be the same player, and one Strike count."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 # --- field checks (shared by add() and import) ---------------------------------------------
@@ -157,8 +191,12 @@ def _text(value: object, name: str, *, limit: int, required: bool, multiline: bo
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise _Bad(f"{name} must be text, got {value!r}")
+        raise _Bad(f"{name} must be text, got {_short(value)}")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise _Bad(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
     value = value.strip() if multiline else _clean(value)
+    if name in ("player", "club"):
+        value = _clean(_visible(value))
     if required and not value:
         raise _Bad(f"{name} is empty")
     if len(value) > limit:
@@ -187,6 +225,22 @@ def _date(value: object, name: str = "date") -> datetime.date:
         except ValueError:
             pass
     raise _Bad(f"{name} {value!r} is not a date (YYYY-MM-DD)")
+
+
+#: the earliest and latest day a record may carry: the 30-day window ending on it, the 14-day
+#: Suspension starting on it and the day its Strike drops out of the window (AZRM §1.4) must all
+#: be calendar days
+FIRST_DAY = datetime.date.min + datetime.timedelta(days=WINDOW_DAYS - 1)
+LAST_DAY = datetime.date.max - datetime.timedelta(days=max(WINDOW_DAYS, SUSPENSION_DAYS - 1))
+
+
+def _record_day(value: object) -> datetime.date:
+    day = _date(value, "date")
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise _Bad(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
+                   f"use (its 30-day window and 14-day Suspension); allowed: "
+                   f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}")
+    return day
 
 
 def _created(value: object) -> datetime.datetime:
@@ -246,6 +300,9 @@ class Ledger:
             library = default_library()
         self.db = db
         self.library = library
+        #: stored documents the last read skipped: ``(document id, reason)``; they stay in the
+        #: file unchanged (a newer version's record, a hand edit) and the UI reports them
+        self.unreadable: list[tuple[int, str]] = []
 
     @property
     def damage(self) -> DamageReport | None:
@@ -301,18 +358,21 @@ class Ledger:
     # reading ----------------------------------------------------------------------------------
     def _all(self) -> list[tuple[int, Record]]:
         out = []
+        unreadable = []
         for doc in self._table.all():  # all() always re-reads the storage
             try:
                 out.append((doc.doc_id, _from_doc(doc)))
-            except (KeyError, TypeError, ValueError, _Bad):
-                continue  # a stored document this version cannot read is left untouched
+            except (KeyError, TypeError, ValueError, OverflowError, _Bad) as exc:
+                # a stored document this version cannot read is left untouched, and reported
+                unreadable.append((doc.doc_id, str(exc)))
+        self.unreadable = unreadable
         return out
 
     def records(self, player: str | None = None) -> list[Record]:
         """Every record (or one player's, by :attr:`Player.key`), oldest first."""
         recs = [r for _, r in self._all()]
         if player is not None:
-            k = _fold(player)
+            k = _fold(_clean(_visible(player)))
             recs = [r for r in recs if _fold(r.player_key) == k]
         return sorted(recs, key=lambda r: (r.date, r.created, r.id))
 
@@ -352,7 +412,7 @@ class Ledger:
         try:
             name = _text(player, "player", limit=MAX_NAME, required=True)
             club_id = _text(club, "club", limit=MAX_CLUB, required=False) or None
-            day = _date(date, "date")
+            day = _record_day(date)
             text = _text(note, "note", limit=MAX_NOTE, required=False, multiline=True)
             made = _created(created)
         except _Bad as exc:
@@ -413,7 +473,9 @@ class Ledger:
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
     def export_csv(self, player: str | None = None) -> str:
-        """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`."""
+        """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`.
+        No cell starts with what a spreadsheet runs as a formula (:func:`csv_cell`);
+        :meth:`import_csv` gives back the same text."""
         buf = io.StringIO(newline="")
         w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\r\n")
         w.writeheader()
@@ -430,11 +492,9 @@ class Ledger:
         if fmt not in ("json", "csv"):
             raise ValueError(f"fmt: must be 'json' or 'csv', got {fmt!r}")
         text = self.export_json(player) if fmt == "json" else self.export_csv(player)
-        stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
-        who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_") or "player")
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"ledger{who}-{stamp}.{fmt}"
+        path = folder / export_name(fmt, player, now=now)
         atomic_write_text(path, text)
         return path
 
@@ -442,7 +502,12 @@ class Ledger:
     def import_text(self, text: str | bytes, fmt: Literal["json", "csv"] | None = None,
                     name: str = "") -> ImportResult:
         """Import JSON or CSV (``fmt``, or guessed from ``name``'s extension / the first
-        character). Raises :class:`LedgerImportError`; nothing changes then."""
+        character). Raises :class:`LedgerImportError`; nothing changes then (also for a file
+        larger than :data:`MAX_IMPORT_BYTES`)."""
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_IMPORT_BYTES:
+            raise LedgerImportError([f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
+                                     f"({size:,} bytes)"])
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8-sig")
@@ -472,6 +537,10 @@ class Ledger:
         except json.JSONDecodeError as exc:
             raise LedgerImportError([f"line {exc.lineno}, column {exc.colno}: not valid JSON "
                                      f"({exc.msg})"]) from None
+        except RecursionError:
+            raise LedgerImportError(["the JSON is nested too deeply to be a ledger"]) from None
+        except ValueError:  # a number of more than 4,300 digits
+            raise LedgerImportError(["the JSON holds a number too long to be a ledger value"]) from None
         if isinstance(doc, dict):
             extra = set(doc) - {"format", "version", "exported", "player", "records"}
             if extra:
@@ -540,7 +609,7 @@ class Ledger:
                 items.append((where, None, f"has {len(values)} value(s) but the header has "
                                            f"{len(header)} column(s)"))
                 continue
-            items.append((where, dict(zip(header, values)), None))
+            items.append((where, {h: csv_uncell(v) for h, v in zip(header, values)}, None))
         return self._import(items, csv_text=True)
 
     def _import(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool) -> ImportResult:
@@ -548,14 +617,21 @@ class Ledger:
             raise LedgerImportError(["the file holds no records"])
         problems: list[str] = []
         recs: list[tuple[str, Record]] = []
+        seen_content: dict[str, int] = {}
+        derived: set[str] = set()
         for where, raw, error in items:
             if error:
                 problems.append(f"{where}: {error}")
                 continue
             try:
-                recs.append((where, self._check_entry(raw, csv_text=csv_text)))
+                rec = self._check_entry(raw, csv_text=csv_text)
             except _Bad as exc:
                 problems.append(f"{where}: {exc}")
+            else:
+                if raw.get("id") in (None, ""):
+                    rec = _replace(rec, id=self._content_id(rec, seen_content))
+                    derived.add(rec.id)
+                recs.append((where, rec))
             if len(problems) >= MAX_PROBLEMS:
                 break
         seen: dict[str, str] = {}
@@ -572,7 +648,7 @@ class Ledger:
                 old = stored.get(rec.id)
                 if old is None:
                     new.append(rec)
-                elif old == rec:
+                elif old == rec or rec.id in derived:
                     skipped += 1
                 else:
                     problems.append(f"{where}: id {rec.id!r} is already in the ledger with other "
@@ -582,6 +658,18 @@ class Ledger:
             if new:
                 self._table.insert_multiple([r.to_json() for r in new])  # one write
         return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
+
+    @staticmethod
+    def _content_id(rec: Record, seen: dict[str, int]) -> str:
+        """An id for an entry that came without one, made from what it records (player, day,
+        ruleset, foul, penalty, points, Strike, note) and how many identical entries came
+        before it in the same file: importing the same file again finds the same ids and adds
+        nothing, while two identical fouls on one day stay two records."""
+        basis = json.dumps([_fold(rec.player_key), rec.date.isoformat(), rec.ruleset, rec.foul_id,
+                            rec.foul, rec.penalty, rec.points, rec.strike, rec.note],
+                           ensure_ascii=True)
+        n = seen[basis] = seen.get(basis, 0) + 1
+        return uuid.uuid5(_IMPORT_NS, f"{basis}#{n}").hex
 
     def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool) -> Record:
         unknown = [k for k in raw if k not in FIELDS]
@@ -595,7 +683,7 @@ class Ledger:
             raise _Bad(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
         name = _text(raw["player"], "player", limit=MAX_NAME, required=True)
         club = _text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
-        day = _date(raw["date"], "date")
+        day = _record_day(raw["date"])
         ruleset = raw["ruleset"]
         if not isinstance(ruleset, str) or ruleset not in self.library.rulesets:
             raise _Bad(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
@@ -623,6 +711,14 @@ class Ledger:
                       note=note, created=created)
 
 
+def export_name(fmt: str, player: str | None = None, *,
+                now: datetime.datetime | None = None) -> str:
+    """``ledger-<player>-YYYYMMDD-HHMMSS.<fmt>``: a file name safe on every system."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
+    return f"ledger{who[:60]}-{stamp}.{fmt}"
+
+
 def _is_strike(r: Record) -> bool:
     return r.ruleset == STRIKE_RULESET and r.strike
 
@@ -633,14 +729,44 @@ def _replace(rec: Record, **changes: Any) -> Record:
     return Record(**d)
 
 
+_DOC_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "player": (str,), "club": (str, type(None)), "date": (str,), "ruleset": (str,),
+    "foul_id": (str,), "foul": (str,), "penalty": (str,), "kind": (str, type(None)),
+    "points": (int, type(None)), "strike": (bool,), "note": (str,), "created": (str,)}
+_DOC_OPTIONAL = {"club": None, "penalty": "", "kind": None, "points": None, "strike": False,
+                 "note": ""}
+
+
 def _from_doc(doc: Mapping[str, Any]) -> Record:
-    created = datetime.datetime.fromisoformat(doc["created"])
-    return Record(id=str(doc["id"]), player=doc["player"], club=doc.get("club") or None,
-                  date=datetime.date.fromisoformat(doc["date"]), ruleset=doc["ruleset"],
-                  foul_id=doc["foul_id"], foul=doc["foul"], penalty=doc.get("penalty", ""),
-                  kind=doc.get("kind"), points=doc.get("points"), strike=bool(doc.get("strike")),
-                  note=doc.get("note", ""),
+    """A stored document → :class:`Record`; ``_Bad`` naming the field when one is missing or of
+    the wrong type (``"player": 123``), so that one bad document never breaks the others."""
+    values: dict[str, Any] = {}
+    for name, types in _DOC_TYPES.items():
+        if name not in doc:
+            if name not in _DOC_OPTIONAL:
+                raise _Bad(f"{name} is missing")
+            values[name] = _DOC_OPTIONAL[name]
+            continue
+        v = doc[name]
+        if not isinstance(v, types) or (name == "points" and isinstance(v, bool)):
+            raise _Bad(f"{name} {_short(v)} is a JSON {type(v).__name__}, not "
+                       f"{' or '.join('null' if t is type(None) else t.__name__ for t in types)}")
+        values[name] = v
+    try:
+        created = datetime.datetime.fromisoformat(values["created"])
+        day = datetime.date.fromisoformat(values["date"])
+    except ValueError as exc:
+        raise _Bad(str(exc)) from None
+    return Record(id=values["id"], player=values["player"], club=values["club"] or None,
+                  date=day, ruleset=values["ruleset"], foul_id=values["foul_id"],
+                  foul=values["foul"], penalty=values["penalty"], kind=values["kind"],
+                  points=values["points"], strike=values["strike"], note=values["note"],
                   created=created if created.tzinfo else created.replace(tzinfo=datetime.UTC))
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # --- the app's ledger ------------------------------------------------------------------------

@@ -142,6 +142,20 @@ def atomic_write_text(path: Path, text: str) -> None:
     _fsync_dir(folder)
 
 
+def remove_stale_temp_files(path: Path) -> int:
+    """Delete the temp files (``.<name>.*.tmp``) a write killed half-way left beside ``path``;
+    each is a partial copy the write never put in place. Call it holding the file's lock, so
+    that no write in progress can own one. Returns how many were removed."""
+    removed = 0
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            tmp.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
 def damaged_name(path: Path, now: datetime.datetime | None = None) -> Path:
     """``ledger.json`` → ``ledger.damaged-YYYYMMDD-HHMMSS.json`` (``-2``, ``-3``… if taken)."""
     stem = f"{path.stem}.damaged-{_timestamp(now)}"
@@ -170,19 +184,23 @@ class AtomicJSONStorage(Storage):
         self.lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
         self.damage: DamageReport | None = None
         with self.lock:
+            self.stale_removed = remove_stale_temp_files(self.path)
             self._load_checked()
 
     # TinyDB's interface ---------------------------------------------------------------------
     def read(self) -> Data | None:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
             return None
+        except (OSError, ValueError):  # unreadable or not UTF-8 now: the checked path says why
+            with self.lock:
+                return self._load_checked()
         if not text.strip():
             return None
         try:
             raw = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             # damaged after start-up (someone edited the file): set it aside, keep going
             with self.lock:
                 return self._load_checked()
@@ -209,12 +227,16 @@ class AtomicJSONStorage(Storage):
         if not raw_bytes.strip():
             return None
         try:
-            raw = json.loads(raw_bytes.decode("utf-8"))
+            raw = json.loads(raw_bytes.decode("utf-8-sig"))  # a BOM some editors add is fine
         except UnicodeDecodeError as exc:
             return self._quarantine(f"it is not UTF-8 text (byte {exc.start})", {}, 0, 1)
         except json.JSONDecodeError as exc:
             return self._quarantine(f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
                                     {}, 0, 1)
+        except RecursionError:
+            return self._quarantine("it is nested too deeply to be a ledger", {}, 0, 1)
+        except ValueError as exc:  # e.g. a number of more than 4,300 digits
+            return self._quarantine(f"it holds a value that cannot be read ({exc})", {}, 0, 1)
         data, kept, dropped, reasons = check_shape(raw)
         if dropped:
             return self._quarantine(_reason_text(reasons), data, kept, dropped)

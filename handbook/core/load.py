@@ -222,11 +222,22 @@ class _Collector:
         rel = self.rel(path)
         try:
             with open(path, "rb") as fh:
-                return tomllib.load(fh)
+                data = fh.read()
+        except FileNotFoundError:
+            self.add("HB001", rel, "", "the file is missing")
+            return None
         except OSError as exc:
             self.add("HB001", rel, "", f"cannot read the file: {exc.strerror or exc}")
+            return None
+        try:
+            return tomllib.loads(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            hint = " (it looks like UTF-16: save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+            self.add("HB001", rel, "", f"not UTF-8 text at byte {exc.start}{hint}")
         except tomllib.TOMLDecodeError as exc:
             self.add("HB001", rel, "", f"not valid TOML: {exc}")
+        except RecursionError:
+            self.add("HB001", rel, "", "not valid TOML: nested too deeply")
         return None
 
     def rel(self, path: Path) -> str:
@@ -416,6 +427,8 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
 
     from handbook.core import rulings  # late import: rulings builds on the model
 
+    if not (root / "rulings.toml").is_file():
+        col.add("HB001", "rulings.toml", "", "the file is missing")
     rulings_data = rulings.check_rulings(col, root, rulesets, known)
     for rid, spec in rulings_data.revealed.items():
         for band in (spec.during_deal, *spec.bands):
@@ -583,6 +596,7 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], kn
                    unchecked: set[str], partial_refs: dict[str, set[str]]) -> list[Term]:
     path = root / "glossary.toml"
     if not path.is_file():
+        col.add("HB001", col.rel(path), "", "the file is missing")
         return []
     file = col.rel(path)
     doc = col.read(path)

@@ -141,7 +141,11 @@ class HandbookApp:
     def render(self, route: str) -> None:
         """Build and show the screen for ``route``."""
         self._wide = self.ctx.wide
-        view = build_view(self.ctx, route)
+        try:
+            view = build_view(self.ctx, route)
+        except Exception:  # noqa: BLE001 - a screen that fails shows a message, never a crash
+            log.exception("screen %s failed", route)
+            view = error_view(self.ctx, route)
         self.page.views.clear()
         self.page.views.append(view)
         self.page.update()
@@ -197,6 +201,18 @@ class HandbookApp:
     def on_brightness(self, e: Any) -> None:
         if self.settings.theme == THEME_SYSTEM:
             self.render(self.ctx.current_route())
+
+
+def error_view(ctx: AppContext, route: str) -> ft.View:
+    """What a screen that failed to build shows instead of a crash (the details go to the
+    server's log, not to the browser)."""
+    _ = ctx._
+    return ctx.view(route=ctx.route, title=_("Something went wrong"), back="/", controls=[
+        ft.Text(_("This screen could not be shown. Nothing was changed or lost."), size=16),
+        ft.Text(route, size=14, selectable=True),
+        ft.FilledButton(_("Go to search"), icon=ft.Icons.SEARCH, height=48,
+                        on_click=lambda e: ctx.navigate("/")),
+    ])
 
 
 def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[None]]:
@@ -263,12 +279,29 @@ def install_spa_fallback() -> bool:
     return True
 
 
-def serve(host: str = "127.0.0.1", port: int = 8550) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = None) -> None:
     """Serve the app as a local web server at http://host:port (no browser is opened; works
-    offline: CanvasKit and fonts come from the local flet-web package, not a CDN)."""
+    offline: CanvasKit and fonts come from the local flet-web package, not a CDN).
+
+    The ledger asks for the judge passphrase (:mod:`handbook.access`) when ``passphrase`` or
+    ``HANDBOOK_PASSPHRASE`` gives one, or when ``host`` is not a loopback address — then one is
+    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters."""
+    from handbook import access
+
+    setup = access.gate_for(host, passphrase)
+    access.configure(setup.gate)
+    if setup.generated:
+        print(f"Judge passphrase for the ledger: {setup.generated}\n"
+              f"(served beyond this machine at {host}; choose your own with --passphrase or "
+              f"{access.ENV_PASSPHRASE})", flush=True)
+    elif setup.gate is not None:
+        print("The ledger asks for the judge passphrase you gave.", flush=True)
     # WEB_BROWSER would open a browser window unless Flet is told it is a server
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     install_spa_fallback()
+    from handbook.ui.webclient import install_local_rive
+
+    install_local_rive()  # Flet's client would fetch rive_native.js from a CDN on every load
     ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR),
            no_cdn=True)
 

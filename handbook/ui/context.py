@@ -102,7 +102,8 @@ class AppContext:
     - ``back()``: go up to ``parent`` of the current screen;
     - ``refresh()``: rebuild the current screen (after changing settings);
     - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``: change and remember;
-    - ``view(...)``: the standard screen chrome (use it so all screens look alike).
+    - ``view(...)``: the standard screen chrome (use it so all screens look alike);
+    - ``judge``: this session gave the judge passphrase (:func:`handbook.ui.gate.judge_ok`).
     """
 
     page: Any
@@ -115,6 +116,8 @@ class AppContext:
     on_settings_change: Callable[[Settings], Any] | None = None
     refresher: Callable[[], Any] | None = None
     url_setter: Callable[[str], Any] | None = None
+    #: this session gave the judge passphrase (handbook.access; see handbook.ui.gate)
+    judge: bool = False
 
     # ----------------------------------------------------------------- state
     @property

@@ -68,7 +68,8 @@ def is_allowed_request(url: str) -> bool:
     """Whether a request the page made may be made by an offline handbook.
 
     Allowed: anything on 127.0.0.1/localhost (http, https, ws, wss), ``data:`` URLs, and ``blob:`` URLs
-    whose origin is local. Plus exactly one known harmless request, see below.
+    whose origin is local. Nothing else: the served app points Flet's one outside request
+    (``rive_native.js`` from jsDelivr) at its own origin (``handbook.ui.webclient``).
     """
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
@@ -78,25 +79,7 @@ def is_allowed_request(url: str) -> bool:
         return is_allowed_request(url[len("blob:"):])
     if scheme in {"http", "https", "ws", "wss"} and (parts.hostname or "") in LOCAL_HOSTS:
         return True
-    return is_known_harmless_request(url)
-
-
-def is_known_harmless_request(url: str) -> bool:
-    """The one request allowed to leave 127.0.0.1: ``rive_native.js`` from jsDelivr.
-
-    Why: Flet 1.0.5's compiled web client (``flet_web/web/main.dart.*``) bundles the Rive animation
-    plugin, whose loader always asks the CDN for ``rive_native.js`` at start-up, whatever ``no_cdn``
-    says. Offline it fails (net::ERR_NAME_NOT_RESOLVED) and nothing in the app depends on it — the
-    handbook uses no Rive animation; FLET-NOTES.md ("Serving offline") names it as the one harmless
-    failing request. Only that exact file of the ``@rive-app/flutter-native-wasm`` package is allowed.
-    """
-    parts = urlsplit(url)
-    return (
-        parts.scheme == "https"
-        and parts.hostname == "cdn.jsdelivr.net"
-        and re.fullmatch(r"/npm/@rive-app/flutter-native-wasm@[0-9][0-9.]*/wasm/rive_native\.js",
-                         parts.path) is not None
-    )
+    return False
 
 
 # ------------------------------------------------------------------------------------------------ server
@@ -383,7 +366,7 @@ class RequestLog:
         page.on("websocket", lambda ws: self.urls.append(ws.url))
 
     def offenders(self) -> list[str]:
-        """Requests that left 127.0.0.1 (other than the one known harmless request)."""
+        """Requests that left 127.0.0.1."""
         return sorted({u for u in self.urls if not is_allowed_request(u)})
 
 

@@ -6,8 +6,7 @@
 * ``browser`` (module): Debian's ``/usr/bin/chromium`` through PyPI Playwright. Missing browser: the
   tests are skipped with a message, unless ``CI`` is set, where that is a failure.
 * ``context`` / ``page`` (per test): a fresh profile at phone width that records every request and
-  WebSocket; at teardown the test fails if any left 127.0.0.1 (one known harmless request aside, see
-  ``browser_harness.is_known_harmless_request``).
+  WebSocket; at teardown the test fails if any left 127.0.0.1 (no exception).
 * ``hb``: a :class:`browser_harness.Handbook` on that page — ``open(route)``, ``enable_semantics()``,
   ``type_into(label, text)``, ``click_button(name)``, ``wait_for_text(text)``, ``screenshot(name)``.
 

@@ -290,8 +290,8 @@ def test_glossary_filter_in_either_script(hb, text):
 
 
 def test_no_request_leaves_127_0_0_1(hb, context):
-    """The page loads CanvasKit, fonts and the app from the local server only (rive_native.js aside,
-    see ``browser_harness.is_known_harmless_request``)."""
+    """The page loads CanvasKit, fonts and the app from the local server only -- rive_native.js
+    included, which Flet's client would ask jsDelivr for (``handbook.ui.webclient``)."""
     hb.open("/", ready="Search")
     hb.type_into("Search", "見せ牌")
     hb.find("AZRM", "§2.4")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browser_harness import RESERVED_PORTS, free_port, is_allowed_request, is_known_harmless_request
+from browser_harness import RESERVED_PORTS, free_port, is_allowed_request
 
 RIVE = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js"
 
@@ -15,7 +15,7 @@ RIVE = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/wasm/r
     "http://localhost:8000/assets/fonts/NotoSansJP-Regular.ttf",
     "blob:http://127.0.0.1:43121/5528ff65-cecc-4492-8c4b-3d629044cb75",
     "data:image/png;base64,iVBORw0KGgo=",
-    RIVE,
+    "http://127.0.0.1:43121/rive-native-not-bundled/wasm/rive_native.js",
 ])
 def test_local_requests_and_the_known_one_are_allowed(url):
     assert is_allowed_request(url)
@@ -29,15 +29,30 @@ def test_local_requests_and_the_known_one_are_allowed(url):
     "http://127.0.0.1.evil.example/",
     "blob:https://example.com/1234",
     "http://192.168.1.5:8550/",
+    RIVE,
 ])
 def test_anything_else_leaves_the_machine(url):
     assert not is_allowed_request(url)
 
 
-def test_only_rive_native_js_is_the_known_harmless_request():
-    assert is_known_harmless_request(RIVE)
-    assert not is_known_harmless_request(RIVE.replace("https:", "http:"))
-    assert not is_known_harmless_request(RIVE.replace("rive_native.js", "rive_native.wasm"))
+def test_the_served_client_names_no_cdn_for_rive():
+    """The served app answers main.dart.js with a copy that asks its own origin for Rive."""
+    import flet_web
+    from flet_web.fastapi.flet_static_files import FletStaticFiles
+
+    from handbook.ui.webclient import RIVE_CDN, RIVE_LOCAL, install_local_rive
+
+    assert install_local_rive()
+    full, stat = FletStaticFiles.lookup_path(object.__new__(FletStaticFiles), "main.dart.js")
+    js = open(full, encoding="utf-8").read()
+    assert RIVE_CDN not in js and RIVE_LOCAL in js and stat.st_size == len(js.encode())
+    original = open(flet_web.get_package_web_dir() + "/main.dart.js", encoding="utf-8").read()
+    assert RIVE_CDN in original
+    # Chromium runs the WebAssembly build (skwasm): same fix, same length
+    full, stat = FletStaticFiles.lookup_path(object.__new__(FletStaticFiles), "main.dart.wasm")
+    wasm = open(full, "rb").read()
+    assert RIVE_CDN.encode() not in wasm and RIVE_LOCAL.encode() in wasm
+    assert len(wasm) == len(open(flet_web.get_package_web_dir() + "/main.dart.wasm", "rb").read())
 
 
 def test_free_port_avoids_the_developer_ports():

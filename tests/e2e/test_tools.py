@@ -72,9 +72,15 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     assert json.loads((server.data_dir / "ledger.json").read_text())["records"]
     # a reload keeps the ledger (it lives in the server's data folder)
     hb.reload(ready="Noten Riichi")
-    hb.click_button("Export CSV", expect="Exported 1 record(s)")
-    exported = list((server.data_dir / "exports").glob("ledger-Ida_Ito-*.csv"))
-    assert exported and "Ida Ito" in exported[0].read_text(encoding="utf-8")
+    # the export is downloaded by the browser, never written on the server
+    with hb.page.expect_download(timeout=15000) as download:
+        hb.click_button("Export CSV", expect="Exported 1 record(s)")
+    name = download.value.suggested_filename
+    assert name.startswith("ledger-Ida_Ito-") and name.endswith(".csv")
+    exported = [tmp_path / name]
+    download.value.save_as(exported[0])
+    assert "Ida Ito" in exported[0].read_text(encoding="utf-8")
+    assert not (server.data_dir / "exports").exists()
     # a bad file is refused with its line and reason; nothing changes
     before = (server.data_dir / "ledger.json").read_bytes()
     bad = tmp_path / "bad.csv"

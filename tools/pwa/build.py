@@ -55,6 +55,8 @@ import tarfile
 import time
 from pathlib import Path
 
+from handbook.ui.webclient import RIVE_CDN, without_rive_cdn  # noqa: F401 - RIVE_CDN for tests
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 DEFAULT_OUT = ROOT / "build" / "pwa"
@@ -408,27 +410,24 @@ def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], st
     return core, variants, cache_name
 
 
-RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
-
-
 def workaround_rive_cdn_script(out: Path) -> None:
     """WORKAROUND 6 (not in FLET-NOTES) -- a script from a CDN at every start.
 
     Upstream behaviour: Flet's web client bundles the rive_native Flutter plugin, whose start-up
     code (compiled into main.dart.js) appends ``<script src="https://cdn.jsdelivr.net/npm/
-    @rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js">``. Offline that request fails
-    harmlessly (the "known rive_native.js failure"); online it loads code from a CDN for
-    animations this app never shows. We point the base URL at a same-origin folder that is not
-    shipped: the script fails to load exactly as it does offline, and no request leaves the
-    app's origin.
+    @rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js">``. The served app has the same
+    problem; both use :func:`handbook.ui.webclient.without_rive_cdn`, which points the base URL
+    at a same-origin folder that is not shipped: the script fails to load exactly as it does
+    offline, and no request leaves the app's origin.
 
     Delete when: Flet loads rive_native lazily (or from its own origin).
     """
     main_js = out / "main.dart.js"
-    js = main_js.read_text(encoding="utf-8")
-    if js.count(RIVE_CDN) != 1:
-        raise SystemExit(f"main.dart.js: expected one {RIVE_CDN!r} -- has Flet changed?")
-    main_js.write_text(js.replace(RIVE_CDN, "rive-native-not-bundled/"), encoding="utf-8")
+    try:
+        js = without_rive_cdn(main_js.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    main_js.write_text(js, encoding="utf-8")
 
 
 # The page tells the worker which CanvasKit build Flutter will load (the same test as

@@ -28,6 +28,7 @@ from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import is_web
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.gate import judge_ok, lock_action, passphrase_view
 from handbook.ui.routes import build_route
 from handbook.ui.views.calculators import (
     BODY,
@@ -50,7 +51,10 @@ EXPORT_FOLDER = "exports"
 
 def get_ledger(ctx: AppContext) -> Ledger | None:
     """The app's ledger; ``None`` while the browser build is still loading it (the screen is
-    rebuilt when it is ready)."""
+    rebuilt when it is ready), and for a session that has not given the judge passphrase
+    (:func:`handbook.ui.gate.judge_ok`), so no screen shows ledger data to it."""
+    if not judge_ok(ctx):
+        return None
     current = ledger_mod._app_ledger  # noqa: SLF001 - the module keeps the one instance
     if current is not None:
         return current
@@ -93,6 +97,26 @@ def strike_note(row: PenaltyRow, _: Callable[[str], str]) -> str:
     if row.strike is None:
         return _("The judge decides whether this is a Strike")
     return _("Strike (AZRM §1.4)") if row.strike else _("Not a Strike (AZRM §1.4)")
+
+
+def picked_bytes(f: ft.FilePickerFile, _: Callable[[str], str]) -> tuple[bytes, str | None]:
+    """The contents of a picked file as the client sent them, or ``(b"", message)``.
+
+    Only ``f.bytes`` is read (the picker is opened with ``with_data=True``, in the served app, the
+    PWA and a native app alike). ``f.path`` is never opened: in the served app it names a file on
+    the *server*, chosen by whoever controls the browser. Files over
+    :data:`handbook.ledger.MAX_IMPORT_BYTES` are refused, by the size the client reports and by
+    the bytes received.
+    """
+    cap = ledger_mod.MAX_IMPORT_BYTES
+    size = max(f.size or 0, len(f.bytes or b""))
+    if size > cap:
+        return b"", _("{name} is larger than {mb} MB; nothing was imported.").format(
+            name=f.name, mb=cap // (1024 * 1024))
+    if f.bytes is None:
+        return b"", _("The browser sent no file contents for {name}; nothing was imported.").format(
+            name=f.name)
+    return bytes(f.bytes), None
 
 
 def needs_judge_points(row: PenaltyRow) -> bool:
@@ -138,6 +162,32 @@ def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     return [banner]
 
 
+def write_error(ctx: AppContext, exc: OSError) -> str:
+    """What the judge reads when the ledger could not be saved (read-only folder, full disk,
+    another writer holding the file): nothing changed, nothing is lost."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return ctx._("Could not save to the ledger ({reason}). Nothing was changed and nothing was "
+                 "lost; what you typed is still here. Free some space or make the data folder "
+                 "writable, then try again.").format(reason=reason)
+
+
+def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
+    """A notice for stored records this version cannot read (left in the file, not shown)."""
+    bad = ledger.unreadable
+    if not bad:
+        return []
+    doc_id, reason = bad[0]
+    text = ctx._("{n} stored record(s) could not be read and are not shown; they are kept "
+                 "unchanged in the data file. First: entry {id}: {reason}.").format(
+        n=len(bad), id=doc_id, reason=reason)
+    return [ft.Container(key="unreadable", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12,
+                         border_radius=12, content=ft.Row(
+                             [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                              ft.Text(text, size=SMALL, expand=True,
+                                      color=ft.Colors.ON_ERROR_CONTAINER)],
+                             vertical_alignment=ft.CrossAxisAlignment.START))]
+
+
 def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
     """A dialog listing why a file was refused (nothing was imported)."""
     _ = ctx._
@@ -166,6 +216,12 @@ def _heading(text: str) -> ft.Control:
         padding=ft.Padding.only(top=12, bottom=4)))
 
 
+def in_browser(ctx: AppContext) -> bool:
+    """Whether the user's files live in a browser (the served app, the PWA) rather than on the
+    machine running this Python (a native app)."""
+    return is_web() or bool(getattr(ctx.page, "web", False))
+
+
 def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
                      out: ft.Column) -> ft.Control:
     _ = ctx._
@@ -173,12 +229,13 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
     async def export(fmt: str) -> None:
         out.controls = []
         try:
-            if is_web():
+            if in_browser(ctx):
+                # the browser is the client: the file goes to it, never to the server's disk
                 text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
-                stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-                await ft.FilePicker().save_file(file_name=f"ledger-{stamp}.{fmt}",
-                                                src_bytes=text.encode("utf-8"))
-                msg = _("Exported.")
+                name = ledger_mod.export_name(fmt, player)
+                await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
+                msg = _("Exported {n} record(s) as {name}").format(
+                    n=len(ledger.records(player)), name=name)
             else:
                 from handbook.paths import data_dir
 
@@ -213,6 +270,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 def build_ledger(ctx: AppContext) -> ft.View:
     """Players, the form to add a record, export and import."""
     _ = ctx._
+    if not judge_ok(ctx):
+        return passphrase_view(ctx, _("Ledger"))
     ledger = get_ledger(ctx)
     if ledger is None:
         return _loading(ctx, _("Ledger"))
@@ -335,6 +394,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
             form_error.controls = [error_box(str(exc))]
             update_page(ctx)
             return
+        except OSError as exc:
+            form_error.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
         note_box.value = ""
         fill_players()
         key = rec.player_key
@@ -364,17 +427,12 @@ def build_ledger(ctx: AppContext) -> ft.View:
             return
         if not files:
             return
-        f = files[0]
-        data = f.bytes
-        if data is None and f.path:
-            try:
-                with open(f.path, "rb") as fh:
-                    data = fh.read()
-            except OSError as exc:
-                import_out.controls = [error_box(str(exc))]
-                update_page(ctx)
-                return
-        import_text(data or b"", f.name)
+        data, problem = picked_bytes(files[0], _)
+        if problem:
+            import_out.controls = [error_box(problem)]
+            update_page(ctx)
+            return
+        import_text(data, files[0].name)
 
     def import_text(data: bytes, name: str) -> None:
         try:
@@ -390,6 +448,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
             import_out.controls = [error_box(str(exc))]
             update_page(ctx)
             return
+        except OSError as exc:
+            import_out.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
         msg = _("Imported {added} record(s) from {name}; {skipped} already in the ledger.").format(
             added=result.added, name=name, skipped=result.skipped)
         import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
@@ -399,6 +461,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
 
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
+        *_unreadable_note(ctx, ledger),
         _heading(_("Players")),
         players_col,
         _heading(_("Add a record")),
@@ -423,7 +486,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
                                   key="import")]),
         import_out,
     ]
-    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls)
+    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls,
+                    actions=lock_action(ctx))
     view.data = {"import_text": import_text}  # lets in-process tests feed a file without a picker
     return view
 
@@ -433,6 +497,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
 def build_player(ctx: AppContext, player: str) -> ft.View:
     """One player's records (remove with Undo) and their strike-window countdown today."""
     _ = ctx._
+    if not judge_ok(ctx):
+        return passphrase_view(ctx, _("Ledger"))
     ledger = get_ledger(ctx)
     if ledger is None:
         return _loading(ctx, player)
@@ -442,17 +508,18 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     today = datetime.date.today()
 
     countdown = ft.Column(spacing=8, key="countdown")
+    problem = ft.Column(key="write-error")
     records_col = ft.Column(spacing=8, key="records")
     export_out = ft.Column()
 
     def fill() -> None:
-        status = ledger.status(key, today)
-        countdown.controls = [ft.Container(
-            content=ft.Column([
-                ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
-                        size=SMALL, weight=ft.FontWeight.W_600),
-                *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
-            padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        try:
+            status = ledger.status(key, today)
+        except (ValueError, OverflowError) as exc:  # a stored date the window cannot use
+            countdown.controls = [error_box(_("The strike window cannot be worked out for this "
+                                              "player: {reason}").format(reason=str(exc)))]
+        else:
+            countdown.controls = [_countdown(ctx, status, today)]
         recs = list(reversed(ledger.records(key)))  # newest first
         if not recs:
             from handbook.ui.widgets import empty_note
@@ -468,10 +535,20 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
             fill()
             update_page(ctx)
             return
+        except OSError as exc:
+            problem.controls = [error_box(write_error(ctx, exc))]
+            update_page(ctx)
+            return
+        problem.controls = []
         fill()
 
         def undo(e) -> None:
-            ledger.restore(removed)
+            try:
+                ledger.restore(removed)
+            except OSError as exc:
+                problem.controls = [error_box(write_error(ctx, exc))]
+            else:
+                problem.controls = []
             fill()
             update_page(ctx)
 
@@ -482,6 +559,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     fill()
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
+        *_unreadable_note(ctx, ledger),
         countdown,
         ft.Row([
             ft.TextButton(_("Open in the strike calculator"), icon=ft.Icons.TIMER_OUTLINED,
@@ -491,12 +569,23 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
                           on_click=lambda e: ctx.navigate("/ledger?player=" + _quote(key))),
         ], wrap=True),
         _heading(_("Records")),
+        problem,
         records_col,
         _heading(_("Export")),
         _export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
-    return ctx.view(route=ctx.route, title=title, controls=controls)
+    return ctx.view(route=ctx.route, title=title, controls=controls, actions=lock_action(ctx))
+
+
+def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:
+    _ = ctx._
+    return ft.Container(
+        content=ft.Column([
+            ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
+                    size=SMALL, weight=ft.FontWeight.W_600),
+            *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
+        padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
 
 
 def _quote(s: str) -> str:

@@ -1,0 +1,194 @@
+"""The fault suite (``make bench``): faults survived, bad inputs refused with a clear message,
+records lost. Bounded: everything runs on this machine against temporary folders, in seconds.
+
+* ``kill -9`` during writes, 50 times: a forked writer appends records and reports each one
+  after ``add`` returned; it is killed at a random moment; every reported record must be in the
+  file, the file must open cleanly, and no temp file may be left after the next open;
+* 4 writer processes × 100 appends at once: 400 records;
+* damaged data files and hostile imports (the cases of tests/ledger/test_faults.py): each is
+  moved aside or refused with a message, and the app keeps working;
+* odd URLs: each shows a screen (no crash).
+
+Figures are printed and kept in ``benchmark.extra_info``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from handbook.ledger import Ledger, LedgerImportError
+from handbook.storage import open_db, transaction
+
+NOTEN = "Noten Riichi"
+KILLS = 50
+WRITERS, APPENDS = 4, 100
+
+
+def _doc(i: int, who: str) -> dict:
+    return {"id": f"{who}-{i}", "player": who, "club": None, "date": "2026-04-01",
+            "ruleset": "azrm", "foul_id": "noten-riichi", "foul": NOTEN, "penalty": "Chombo",
+            "kind": "chombo", "points": 30, "strike": True, "note": "",
+            "created": "2026-04-01T10:00:00+00:00"}
+
+
+def _writer(path: Path, who: str, n: int, report: int | None) -> None:
+    """In a forked child: append ``n`` documents, writing each id to ``report`` once stored."""
+    db = open_db(path)
+    for i in range(n):
+        with transaction(db):
+            db.table("records").insert(_doc(i, who))
+        if report is not None:
+            os.write(report, f"{who}-{i}\n".encode())
+    os._exit(0)
+
+
+def _fork(fn, *args) -> int:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        try:
+            fn(*args)
+        finally:
+            os._exit(1)
+    return pid
+
+
+def kill_during_writes(folder: Path) -> dict:
+    path = folder / "ledger.json"
+    acknowledged: set[str] = set()
+    rng = random.Random(11)
+    for k in range(KILLS):
+        r, w = os.pipe()
+        pid = _fork(_writer, path, f"k{k}", 10_000, w)
+        os.close(w)
+        first = os.read(r, 64)  # the writer is running: kill it somewhere in its next writes
+        time.sleep(rng.uniform(0.0, 0.05))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        with os.fdopen(r) as fh:
+            text = first.decode() + fh.read()
+        acknowledged |= {line for line in text.splitlines() if line}
+    db = open_db(path)
+    stored = {d["id"] for d in db.table("records").all()}
+    leftover = list(folder.glob(".ledger.json.*.tmp"))
+    return {"kills": KILLS, "acknowledged": len(acknowledged), "lost": len(acknowledged - stored),
+            "damaged": db.storage.damage is not None, "temp files removed": db.storage.stale_removed,
+            "temp files left": len(leftover)}
+
+
+def concurrent_writers(folder: Path) -> dict:
+    path = folder / "ledger.json"
+    open_db(path)
+    start = time.perf_counter()
+    pids = [_fork(_writer, path, f"w{i}", APPENDS, None) for i in range(WRITERS)]
+    for pid in pids:
+        os.waitpid(pid, 0)
+    elapsed = time.perf_counter() - start
+    stored = {d["id"] for d in open_db(path).table("records").all()}
+    want = {f"w{i}-{j}" for i in range(WRITERS) for j in range(APPENDS)}
+    return {"writers": WRITERS, "appends": WRITERS * APPENDS, "lost": len(want - stored),
+            "seconds": round(elapsed, 2)}
+
+
+DAMAGED = {
+    "bad JSON": b"{not json",
+    "not UTF-8": b"\xff\xfe{",
+    "deep nesting": b"[" * 100_000 + b"]" * 100_000,
+    "5,000-digit number": b'{"records": {"1": {"points": ' + b"9" * 5000 + b"}}}",
+    "wrong shape": b'{"records": [1, 2, 3]}',
+    "a list at the top": b"[]",
+}
+
+BAD_IMPORTS = {
+    "deep nesting": ("[" * 100_000 + "]" * 100_000, "json"),
+    "5,000-digit number": ('[{"player": "A", "date": "2026-04-01", "ruleset": "azrm", "foul": '
+                           '"Noten Riichi", "points": ' + "9" * 5000 + "}]", "json"),
+    "lone surrogate": ('[{"player": "\\ud800", "date": "2026-04-01", "ruleset": "azrm", '
+                       '"foul": "Noten Riichi"}]', "json"),
+    "year 1": ("player,date,ruleset,foul\nA,0001-01-05,azrm,Noten Riichi\n", "csv"),
+    "year 9999": ("player,date,ruleset,foul\nA,9999-12-31,azrm,Noten Riichi\n", "csv"),
+    "unknown foul": ("player,date,ruleset,foul\nA,2026-04-01,azrm,Nope\n", "csv"),
+    "too large": ("x" * (2 * 1024 * 1024 + 1), "csv"),
+    "empty": ("", "csv"),
+    "binary": ("\x00\x01\x02", "csv"),
+}
+
+ODD_URLS = ["/tools/strikes?on=0001-01-01", "/tools/strikes?on=9999-12-31", "/ledger/%00",
+            "/ledger?player=%ff%fe", "/rules/%2e%2e/%2e%2e", "/search?q=" + "a" * 5000, "//",
+            "/?" + "&" * 1000, "/penalties/nope/nope", "/glossary/%F0%9F%80%84"]
+
+
+def bad_inputs(folder: Path, library) -> dict:
+    survived = refused = 0
+    for i, (name, data) in enumerate(DAMAGED.items()):
+        path = folder / f"d{i}" / "ledger.json"
+        path.parent.mkdir()
+        path.write_bytes(data)
+        led = Ledger(open_db(path), library)
+        led.add("Kim", "2026-04-01", "azrm", NOTEN)
+        moved = list(path.parent.glob("ledger.damaged-*.json"))
+        if led.damage is not None and moved and moved[0].read_bytes() == data and len(led.records()) == 1:
+            survived += 1
+    led = Ledger(open_db(folder / "imports.json"), library)
+    for name, (text, fmt) in BAD_IMPORTS.items():
+        try:
+            led.import_text(text, fmt)
+        except LedgerImportError as exc:
+            if "Traceback" not in str(exc) and str(exc):
+                refused += 1
+    assert led.records() == []
+    return {"damaged files": len(DAMAGED), "moved aside, app working": survived,
+            "bad imports": len(BAD_IMPORTS), "refused with a message": refused}
+
+
+def odd_urls(library) -> dict:
+    import asyncio
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+    from uihelpers import StubPage
+
+    from handbook.ui.app import HandbookApp, Preferences
+
+    shown = 0
+    for route in ODD_URLS:
+        page = StubPage(route=route)
+        asyncio.run(HandbookApp(page, library, prefs=Preferences(None)).start())
+        shown += len(page.views) == 1
+    return {"odd URLs": len(ODD_URLS), "showed a screen": shown}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_fault_suite(benchmark, tmp_path, library, monkeypatch):
+    monkeypatch.setenv("HANDBOOK_DATA_DIR", str(tmp_path / "app-data"))
+    figures: dict[str, dict] = {}
+
+    def run() -> None:
+        n = len(figures)
+        base = tmp_path / f"round{n}"
+        (base / "kill").mkdir(parents=True)
+        (base / "writers").mkdir()
+        (base / "bad").mkdir()
+        figures["kill -9 during writes"] = kill_during_writes(base / "kill")
+        figures["concurrent writers"] = concurrent_writers(base / "writers")
+        figures["bad inputs"] = bad_inputs(base / "bad", library)
+        figures["odd URLs"] = odd_urls(library)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    print()
+    for name, f in figures.items():
+        print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in f.items()))
+    benchmark.extra_info.update({k: json.dumps(v) for k, v in figures.items()})
+    k, w, b, u = (figures[x] for x in ("kill -9 during writes", "concurrent writers", "bad inputs",
+                                        "odd URLs"))
+    assert k["lost"] == 0 and not k["damaged"] and k["temp files left"] == 0
+    assert w["lost"] == 0
+    assert b["moved aside, app working"] == b["damaged files"]
+    assert b["refused with a message"] == b["bad imports"]
+    assert u["showed a screen"] == u["odd URLs"]
