@@ -351,6 +351,16 @@ class Library:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
         return self.warm().elsewhere(query, ruleset, limit=limit)
 
+    def search_editions(self, query: str, *, ruleset: str | None = None) -> list[str]:
+        """Ids of the rulesets whose edition history matches ``query`` ("2016", "edition",
+        "WRC 2015"), best first: the search screen links their Editions pages.
+
+        Raises ``ValueError`` naming the argument for an unknown ruleset."""
+        if ruleset is not None and (not isinstance(ruleset, str) or ruleset not in self.rulesets):
+            raise ValueError(
+                f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
+        return self.warm().editions(query, ruleset)
+
     def warm(self) -> "SearchIndex":
         """Build the search index now if it is not built yet (``load_library(index=False)``
         leaves it to the first search), and return it. Safe to call from several threads."""

@@ -244,6 +244,7 @@ class _Doc:
     foul: str | None = None        # a penalty row's foul id
     cites: tuple[int, ...] = ()    # a term's or row's sections (doc ids): a match by name lifts them
     lifts: tuple[int, ...] = ()    # a term's fouls' rows (doc ids): a match by name lifts them too
+    editions: bool = False         # a ruleset's Editions page: found only by :meth:`SearchIndex.editions`
     exact_set: frozenset[str] = frozenset()  # ``exact`` as a set
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
 
@@ -333,6 +334,17 @@ class SearchIndex:
                 self._add_ja(d, s.title_ja, W_TITLE, name=True)
                 self._add_ja(d, s.text, W_TEXT)
                 self._sections[s.ref].append(d)
+            editions = getattr(rs, "editions", ())
+            if editions:
+                # the Editions page (/rules/<id>/editions): "2016", "edition", "WRC 2015"; a ruleset
+                # that borrows another's editions lists them only when it is chosen
+                d = self._new(_Doc(
+                    Hit("rule", rs.id, "editions", "Editions", None), rs.id,
+                    titles=("editions",), title_stems=(stems("Editions"),), exact=_forms("Editions"),
+                    listed=all(e.ruleset in ("", rs.id) for e in editions), editions=True))
+                self._add(d, "editions edition history", W_TITLE)
+                for e in editions:
+                    self._add(d, e.text, W_DEF)
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
         for rs in lib.rulesets.values():
             for r in rs.penalties:
@@ -354,6 +366,7 @@ class SearchIndex:
                 self._add(d, r.penalty, W_PENALTY)
                 self._add(d, r.category, W_CATEGORY)
                 self._add(d, r.note, W_TEXT)
+                self._add(d, getattr(r, "condition", None), W_TEXT)
                 if foul:
                     self._add(d, foul.name, W_FOUL_NAME)
                     for x in foul.romaji:
@@ -492,7 +505,9 @@ class SearchIndex:
             units.append(self._latin_unit(w, n == len(qwords) - 1))
         return units, latin
 
-    def _in_scope(self, doc: _Doc, ruleset: str | None) -> bool:
+    def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
+        if doc.editions is not editions:
+            return False
         if ruleset is None:
             return doc.listed
         return doc.ruleset is None or doc.ruleset == ruleset
@@ -501,7 +516,7 @@ class SearchIndex:
         """See :meth:`handbook.core.model.Library.search`."""
         return [_with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
 
-    def _ranked(self, query: str, ruleset: str | None) -> list[tuple[float, int]]:
+    def _ranked(self, query: str, ruleset: str | None, *, editions: bool = False) -> list[tuple[float, int]]:
         if not isinstance(query, str):
             raise ValueError(f"query: must be a string, got {type(query).__name__}")
         q = fold(query).strip()
@@ -531,7 +546,7 @@ class SearchIndex:
             raw: dict[int, float] = defaultdict(float)
             for per, idf in known:
                 for d, s in per.items():
-                    if self._in_scope(self.docs[d], ruleset):
+                    if self._in_scope(self.docs[d], ruleset, editions):
                         matched[d] += idf
                         raw[d] += idf * s
             for d, r in raw.items():
@@ -563,7 +578,7 @@ class SearchIndex:
         qforms = {phrase, compact, qkey, q, qja} if phrase else set()
         for d, s in scores.items():
             doc = self.docs[d]
-            if not self._in_scope(doc, ruleset):
+            if not self._in_scope(doc, ruleset, editions):
                 continue
             if not qforms.isdisjoint(doc.exact_set):
                 # a glossary term named exactly comes first: it explains the word and links on
@@ -592,6 +607,12 @@ class SearchIndex:
                 damped.append((s, d))
             out = sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
         return out
+
+    def editions(self, query: str, ruleset: str | None = None) -> list[str]:
+        """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",
+        "edition", "WRC 2015"), best first; narrowed to ``ruleset`` when given."""
+        ranked = self._ranked(query, ruleset, editions=True)
+        return [self.docs[d].ruleset for s, d in ranked if self.docs[d].ruleset and s >= 0.5 * ranked[0][0]]
 
     def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
         """Penalty rows of *other* rulesets for the fouls this query finds that ``ruleset``'s

@@ -157,3 +157,16 @@ def test_what_other_rulesets_say_where_the_chosen_one_has_nothing(library):
 def test_elsewhere_refuses_an_unknown_ruleset(library):
     with pytest.raises(ValueError, match="ruleset"):
         library.elsewhere("late", "wrc-2099")
+
+
+@pytest.mark.parametrize(("query", "ruleset", "expected"), [
+    ("2016", None, "ema-rcr"), ("edition", "azrm", "azrm"), ("WRC 2015", None, "wrc-2025"),
+    ("WRC 2015", "rakkii-nomi-2026", "rakkii-nomi-2026"),
+])
+def test_editions_are_found_apart_from_the_rulings(library, query, ruleset, expected):
+    """The Editions pages are reached from the search box, and never pose as a rule section."""
+    assert library.search_editions(query, ruleset=ruleset)[0] == expected
+    for h in library.search(query, ruleset=ruleset, limit=100):
+        if h.kind == "rule":
+            assert library.rulesets[h.ruleset].has_section(h.ref)
+    assert library.search_editions("kuikae") == []

@@ -280,6 +280,13 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
     if not rows:
         raise KeyError(f"{ruleset}: no penalty row for {foul!r}")
     controls: list[ft.Control] = [ft.Row([badge(rs.short)])]
+    named = ctx.library.fouls.get(foul)
+    if named:
+        # the foul's Japanese name (the handbook's: the sources name fouls in English only)
+        reading = f" ({named.reading[0]})" if named.reading else ""
+        controls.append(ft.Text(f"{named.japanese[0]}{reading} · {named.name}", size=BODY_SIZE,
+                                color=ft.Colors.ON_SURFACE_VARIANT, key="foul-names",
+                                tooltip=_("Names given by the handbook")))
     for row in rows:
         controls.append(ft.Semantics(header=True, heading_level=1,
                                      content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD)))

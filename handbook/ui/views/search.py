@@ -12,10 +12,10 @@ import flet as ft
 from handbook.core.model import Hit, Library, PenaltyRow
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
-from handbook.ui.routes import search_route, split_route
+from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.views.study import recent_controls
-from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, section_heading
+from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
 
 #: group order on screen, with the (untranslated) headings
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -47,6 +47,7 @@ class Result:
     subtitle: str = ""
     penalty: str = ""
     penalties: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -74,20 +75,28 @@ def _distinct(items: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _marks(entry) -> tuple[str, ...]:
+    """The handbook's flags on a section or row: a conflict inside its ruleset, a reading of ours."""
+    if entry is None:
+        return ()
+    return tuple(k for k, on in (("conflict", getattr(entry, "conflict", None)),
+                                 ("interpretation", getattr(entry, "interpretations", ()))) if on)
+
+
 def to_result(library: Library, hit: Hit) -> Result:
     """A search :class:`Hit` as a :class:`Result` row."""
     if hit.kind == "rule":
         rs = library.rulesets[hit.ruleset or ""]
         cited = rs.rows_citing(hit.ref)
         return Result("rule", hit.title, hit.route, rs.short, ref_label(hit.ref), hit.subtitle or "",
-                      penalties=_distinct([r.penalty for r in cited]))
+                      penalties=_distinct([r.penalty for r in cited]), marks=_marks(rs.section(hit.ref)))
     if hit.kind == "penalty":
         rs = library.rulesets[hit.ruleset or ""]
         row = _row_for(library, hit)
         foul = library.fouls.get(hit.ref)
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
                       subtitle=foul.japanese[0] if foul else "",
-                      penalty=(row.penalty if row else hit.subtitle) or "")
+                      penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row))
     term = None
     try:
         term = library.term(hit.ref)
@@ -133,6 +142,7 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
         head.append(badge(r.ruleset))
     if r.ref:
         head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+    head.extend(note_badge(ctx, m) for m in r.marks)
     lines: list[ft.Control] = []
     if head:
         lines.append(ft.Row(head, spacing=8, wrap=True))
@@ -247,6 +257,14 @@ def build(ctx: AppContext) -> ft.View:
             results.controls = (result_controls(ctx, groups, open_result, expanded=expanded,
                                                 on_expand=expand) if groups
                                 else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+            editions = ctx.library.search_editions(q, ruleset=ctx.ruleset)[:3]
+            if editions:
+                results.controls += [
+                    section_heading(_("Editions")),
+                    *[result_tile(ctx, Result("rule", _("Editions of {ruleset}").format(ruleset=ctx.short(rid)),
+                                              editions_route(rid), ctx.short(rid), marks=("edition",)),
+                                  open_result) for rid in editions],
+                ]
             others = run_elsewhere(ctx.library, q, ctx.ruleset)
             if others:
                 # the chosen tournament first; what it lacks, from the other rulesets, marked as theirs
