@@ -374,6 +374,14 @@ class SearchIndex:
                 for e in editions:
                     self._add(d, e.text, W_DEF)
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
+        # the source's own Japanese for a foul: the subtitles of the sections its rows cite (AZRM
+        # §2.3 自摸の対象牌の間違い), given to that foul's rows in every table
+        cited_ja: dict[str, list[str]] = defaultdict(list)
+        for rs in lib.rulesets.values():
+            for r in rs.penalties:
+                for ref, _item in ref_keys(r.ref or ""):
+                    if rs.has_section(ref) and rs.section(ref).title_ja:
+                        cited_ja[r.id].append(rs.section(ref).title_ja)
         for rs in lib.rulesets.values():
             for r in rs.penalties:
                 # a profile that borrows another ruleset's column repeats its rows: list them once
@@ -405,6 +413,8 @@ class SearchIndex:
                         self._add(d, x, W_FOUL_ALIAS)
                     for x in (*foul.japanese, *foul.reading):
                         self._add_ja(d, x, W_TERM, name=True)
+                for x in dict.fromkeys(cited_ja.get(r.id, ())):
+                    self._add_ja(d, x, W_ALIAS, name=True)
                 for ref, item in ref_keys(r.ref or ""):
                     self._row_refs[(ref, item)].append(d)
                     if item is not None:

@@ -19,7 +19,7 @@ RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")
 
 # recall@3 over the whole set (dev + heldout) when the floors were set; a change to the search or
 # the content that loses rulings fails here (raise a floor when the search gets better)
-FLOORS = {"azrm": 0.82, "ema-rcr": 0.76, "wrc-2025": 0.83, "wrc-2025-lower": 0.83, "rakkii-nomi-2026": 0.82}
+FLOORS = {"azrm": 0.83, "ema-rcr": 0.79, "wrc-2025": 0.86, "wrc-2025-lower": 0.86, "rakkii-nomi-2026": 0.84}
 
 
 def keys(hits, n=None):
@@ -170,3 +170,26 @@ def test_editions_are_found_apart_from_the_rulings(library, query, ruleset, expe
         if h.kind == "rule":
             assert library.rulesets[h.ruleset].has_section(h.ref)
     assert library.search_editions("kuikae") == []
+
+
+def test_a_fouls_shown_japanese_name_is_a_name_not_a_description(library):
+    """The first Japanese name is what rows show: a short name (見せ牌, 多牌), not a sentence."""
+    for foul in library.fouls.values():
+        assert 1 <= len(foul.japanese[0]) <= 12, (foul.id, foul.japanese[0])
+
+
+def test_the_japanese_subtitle_of_a_cited_section_reaches_every_table(library):
+    """AZRM's own Japanese subtitles (自摸の対象牌の間違い for §2.3) name the foul of the rows that
+    cite the section, so they find that foul's rows in the WRC tables too, which have no Japanese."""
+    azrm = library.rulesets["azrm"]
+    checked = 0
+    for row in azrm.penalties:
+        section = azrm.section(row.ref) if row.ref and azrm.has_section(row.ref) else None
+        if not (section and section.title_ja) or not library.rulesets["wrc-2025-lower"].rows(row.id):
+            continue
+        if {r.id for r in azrm.rows_citing(section.ref)} != {row.id}:
+            continue  # a section naming several fouls names none of them alone
+        hits = library.search(section.title_ja, ruleset="wrc-2025-lower")
+        assert row.id in penalty_refs(hits), (section.ref, section.title_ja, keys(hits, 5))
+        checked += 1
+    assert checked >= 5

@@ -24,6 +24,8 @@ def test_chombo_ema_payments_and_the_rule_link(hb):
     hb.click_button("East (dealer)", expect="East (dealer) — offender: \u221212,000")
     assert _lines(hb, "South: +4,000") and _lines(hb, "North: +4,000")
     assert _lines(hb, "Points deducted: 0P")
+    hb.page.mouse.move(200, 600)
+    hb.page.mouse.wheel(0, 2500)  # the rule link is under the hand's effects and the notes
     hb.click_button("Rule: EMA RCR §3.4.6", expect=lambda: hb.route() == "/rules/ema-rcr/3.4.6")
 
 
