@@ -275,16 +275,18 @@ class _Doc:
     editions: bool = False         # a ruleset's Editions page: found only by :meth:`SearchIndex.editions`
     exact_set: frozenset[str] = frozenset()  # ``exact`` as a set
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
+    pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
+        self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:]))
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
 ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
 LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
-EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS = 40.0, 12.0, 8.0
+EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
@@ -616,6 +618,7 @@ class SearchIndex:
         qja = kana_fold(q) if not q.isascii() else q
         qstems = stems(latin) if latin else ()
         qset = set(qstems)
+        qpairs = set(zip(qstems, qstems[1:]))
         best: dict[tuple, tuple[float, int]] = {}
         qforms = {phrase, compact, qkey, q, qja} if phrase else set()
         for d, s in scores.items():
@@ -627,6 +630,9 @@ class SearchIndex:
                 s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
             elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
                 s += PHRASE_BONUS
+            if qpairs and not qpairs.isdisjoint(doc.pairs):
+                # words that stand together in a name ("closed kan", "riichi stick")
+                s += PAIR_BONUS * len(qpairs & doc.pairs)
             if qset and not qset.isdisjoint(doc.stem_set):
                 s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
                                              for t in doc.title_stems if t)
