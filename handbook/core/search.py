@@ -179,6 +179,7 @@ def _stem(key: str) -> str:
     return _stemmer.stemWord(key) if key.isalpha() else key
 
 
+@functools.lru_cache(maxsize=8192)
 def stems(text: str) -> tuple[str, ...]:
     """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out."""
     return tuple(_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
@@ -226,11 +227,32 @@ for _group in SYNONYMS:
         _SYNONYM_OF[_s] = tuple(x for x in _stems_of_group if x != _s)
 
 
+@functools.lru_cache(maxsize=8192)
+def _key_counts(text: str) -> tuple[tuple[str, int], ...]:
+    """The spelling-insensitive keys of ``text``'s words (stopwords left out) with their counts;
+    memoised, as the fouls' names and aliases are indexed once for every table's rows."""
+    counts: dict[str, int] = defaultdict(int)
+    for w in words(text):
+        if w not in STOPWORDS:
+            counts[romaji_key(w)] += 1
+    return tuple(counts.items())
+
+
+@functools.lru_cache(maxsize=8192)
+def _ja_parts(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """A Japanese field's folded form, its character pairs, and its name parts (split at ・ and /)."""
+    folded = kana_fold(fold(text))
+    grams = tuple(dict.fromkeys(g for run in _CJK.findall(folded) for g in _bigrams(run)))
+    parts = tuple(p for p in re.split(r"[・/、()（） ]+", folded) if len(p) >= 2 and not p.isascii())
+    return folded, grams, parts
+
+
 def _bigrams(run: str) -> list[str]:
     """The overlapping character pairs of a Japanese run (one character gives itself)."""
     return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
 
 
+@functools.lru_cache(maxsize=4096)
 def _forms(*texts: str) -> tuple[str, ...]:
     """The folded strings a query must equal for an exact match, and their spelling-insensitive keys."""
     out: list[str] = []
@@ -318,13 +340,8 @@ class SearchIndex:
     def _add(self, doc_id: int, text: str | None, weight: float) -> None:
         if not text:
             return
-        counts: dict[str, int] = defaultdict(int)
-        for w in words(text):
-            if w in STOPWORDS:
-                continue
-            counts[romaji_key(w)] += 1
         post = self._postings
-        for key, n in counts.items():
+        for key, n in _key_counts(text):
             score = weight * (1.0 + 0.3 * math.log(n))
             cur = post[key].get(doc_id, 0.0)
             post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
@@ -334,17 +351,15 @@ class SearchIndex:
         looked for inside longer queries."""
         if not text or text.isascii():
             return
-        folded = kana_fold(fold(text))
+        folded, grams_of_text, parts = _ja_parts(text)
         self._ja_fields.append((folded, doc_id, weight))
         grams = self._ja_grams
-        for run in _CJK.findall(folded):
-            for g in _bigrams(run):
-                if weight > grams[g].get(doc_id, 0.0):
-                    grams[g][doc_id] = weight
+        for g in grams_of_text:
+            if weight > grams[g].get(doc_id, 0.0):
+                grams[g][doc_id] = weight
         if name:
-            for part in re.split(r"[・/、()（） ]+", folded):
-                if len(part) >= 2 and not part.isascii():
-                    self._ja_names.append((part, doc_id, weight))
+            for part in parts:
+                self._ja_names.append((part, doc_id, weight))
 
     def _new(self, doc: _Doc) -> int:
         self.docs.append(doc)
