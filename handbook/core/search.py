@@ -43,6 +43,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import snowballstemmer
+
+try:  # kana -> romaji for the readings (pure Python); without it romaji come from content alone
+    from jaconv import kana2alphabet as _kana2alphabet
+except ImportError:  # pragma: no cover - a trimmed build
+    _kana2alphabet = None
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -74,6 +79,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("discard", "throw"),
     ("knock", "fall", "collapse", "drop", "topple", "spill"),
     ("phone", "mobile", "cellphone", "smartphone", "cell"),
+    ("device", "electronic", "gadget", "smartwatch", "watch", "earphone", "headphone", "walkman"),
     ("stick", "deposit", "bet"),
     ("kan", "kong", "quad"), ("pon", "pung", "triplet"), ("chii", "chi", "chow", "sequence"),
     ("dealer", "east", "oya"),
@@ -247,6 +253,19 @@ def _ja_parts(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     return folded, grams, parts
 
 
+_KANA_ONLY = re.compile(r"^[\u3041-\u3096\u30fc\s]+$")
+
+
+@functools.lru_cache(maxsize=4096)
+def romaji_of(japanese: str) -> str | None:
+    """The romaji of a Japanese name written in kana (``じょうほうでんたつ`` -> ``jouhoudentatsu``,
+    ``ちゅうざ`` -> ``chuuza``), through jaconv; ``None`` for kanji or without jaconv."""
+    hira = fold(japanese)
+    if _kana2alphabet is None or not _KANA_ONLY.match(hira):
+        return None
+    return _kana2alphabet(hira).replace("-", "").replace(" ", "")
+
+
 def _bigrams(run: str) -> list[str]:
     """The overlapping character pairs of a Japanese run (one character gives itself)."""
     return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
@@ -346,6 +365,18 @@ class SearchIndex:
             cur = post[key].get(doc_id, 0.0)
             post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
 
+    def _add_romaji(self, doc_id: int, kana: str, typed: tuple[str, ...] = ()) -> None:
+        """The romaji of a kana name (see :func:`romaji_of`), indexed like the typed ones; a name
+        joined by a particle (てんぱいせんげんのへんこう) also gives its parts (henkou)."""
+        romaji = romaji_of(kana)
+        if not romaji or romaji_key(romaji) in {romaji_key(fold(t).replace(" ", "")) for t in typed}:
+            return
+        self._romaji.add(romaji_key(romaji))
+        self._add(doc_id, romaji, W_TERM)
+        parts = [romaji_of(p) for p in re.split(r"[のをがに]", fold(kana)) if len(p) >= 2]
+        if len(parts) > 1:
+            self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
+
     def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
         """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
         looked for inside longer queries."""
@@ -430,6 +461,7 @@ class SearchIndex:
                         self._add(d, x, W_FOUL_ALIAS)
                     for x in (*foul.japanese, *foul.reading):
                         self._add_ja(d, x, W_TERM, name=True)
+                        self._add_romaji(d, x, foul.romaji)
                 for x in dict.fromkeys(cited_ja.get(r.id, ())):
                     self._add_ja(d, x, W_ALIAS, name=True)
                 for ref, item in ref_keys(r.ref or ""):
@@ -462,6 +494,7 @@ class SearchIndex:
             self._add(d, t.explanation, W_TEXT)
             for x in japanese:
                 self._add_ja(d, x, W_TERM, name=True)
+                self._add_romaji(d, x, t.romaji)
             self._add_ja(d, t.definition, W_DEF)
             self._add_ja(d, t.explanation, W_TEXT)
 
