@@ -331,6 +331,9 @@ EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
+QUESTION_RULE_BOOST = 1.5
+_QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
+                       r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
 
 
 class SearchIndex:
@@ -659,6 +662,13 @@ class SearchIndex:
                 for row in doc.lifts:
                     if row not in own:
                         scores[row] += ROW_LIFT * share * sc
+
+        if _QUESTION.search(q):
+            # a question about the rules ("can I ron if I'm furiten", "アガリ放棄とは") wants the
+            # rule text more than a penalty row
+            for d in scores:
+                if self.docs[d].hit.kind == "rule":
+                    scores[d] *= QUESTION_RULE_BOOST
 
         phrase = " ".join(w for w in words(latin) if w not in STOPWORDS) if latin.strip() else q
         compact = phrase.replace(" ", "")

@@ -3,8 +3,9 @@ the rulings a judge needs under each ruleset, and recall@3 over it.
 
 The set was written from the sources, not from the search: everyday English, Japanese and romaji,
 each case naming, per ruleset that covers the incident, the penalty rows (``penalty:<foul id>``)
-and sections (``rule:<ref>``) that answer it; any one counts. Cases are split into ``dev`` (looked
-at while tuning the ranking) and ``heldout`` (only measured).
+and sections (``rule:<ref>``) that answer it; any one counts. ``dev`` cases were looked at while
+tuning the ranking; ``heldout`` ones were only measured at first; ``blind`` ones were written later
+by someone who saw neither the search nor the other cases.
 """
 
 from __future__ import annotations
