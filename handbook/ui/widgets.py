@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from handbook.ui.context import AppContext
 
 BODY_SIZE = 16
+#: smallest touch target (Material: 48 x 48 logical px)
+TOUCH_MIN = 48
 SMALL_SIZE = 14
 
 
@@ -291,3 +294,30 @@ async def scroll_to_top(view: ft.Control) -> None:
     with contextlib.suppress(RuntimeError):  # not on a page (view tests)
         body.page  # noqa: B018 - raises RuntimeError when the control is not on a page
         await body.scroll_to(offset=0, duration=0)
+
+
+def switch_row(switch: ft.Switch) -> ft.Control:
+    """``switch`` (with its ``label``) on a row at least 48 px tall that toggles it anywhere, announced
+    as one switch named by the label. A Flet ``Switch`` alone is 40 px tall on a desktop-class browser,
+    and stretching it distorts its label."""
+    handler = switch.on_change
+
+    async def changed(e) -> None:
+        wrapper.toggled = bool(switch.value)
+        if handler is not None:
+            result = handler(e)
+            if inspect.isawaitable(result):
+                await result
+
+    async def toggle(e=None) -> None:
+        switch.value = not switch.value
+        await changed(type("Toggle", (), {"control": switch, "data": switch.value})())
+        refresh(wrapper)
+
+    switch.on_change = changed
+    wrapper = ft.Semantics(
+        label=switch.label if isinstance(switch.label, str) else None, toggled=bool(switch.value),
+        exclude_semantics=True, on_tap=toggle,
+        content=ft.ListTile(title=switch, on_click=toggle, min_height=TOUCH_MIN,
+                            content_padding=ft.Padding.only(right=8)))
+    return wrapper

@@ -360,3 +360,23 @@ def test_browser_build_opens_the_ledger_from_shared_preferences(ctx, library, mo
         assert len(opened) == 1
     finally:
         ledger_mod.set_app_ledger(None)
+
+
+def test_ledger_menu_arrow_is_named(ctx, app_ledger):
+    """The foul menu's arrow was a 40 px button without a name (issue 16)."""
+    v = view(ctx, "/ledger")
+    icons = [i for i in walk(by_key(v, "foul").trailing_icon) if isinstance(i, ft.Icon)]
+    assert icons and icons[0].semantics_label == "Show the fouls"
+    box = by_key(v, "foul").trailing_icon
+    assert box.width + 16 >= 48 and box.height + 16 >= 48  # with the IconButton's 8 px padding
+
+
+def test_player_page_shows_the_total_of_penalty_points(ctx, app_ledger):
+    app_ledger.add("Fay", TODAY, "azrm", "Noten Riichi")  # a row with its own points
+    app_ledger.add("Fay", TODAY, "azrm", "Obstruction", strike=False, points=5)  # the judge's points
+    app_ledger.add("Fay", TODAY, "azrm", "Wrongly revealing tiles: 1 or 2 tiles")  # a warning, no points
+    expected = sum(r.points or 0 for r in app_ledger.records("Fay"))
+    assert expected > 5
+    text = visible_texts(view(ctx, "/ledger/Fay"))
+    assert f"Total penalty points: {expected}P (from 2 records with points)" in text
+    assert "Total penalty points" not in " ".join(visible_texts(view(ctx, "/ledger/Nobody")))

@@ -29,7 +29,7 @@ from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, ref_label
 from handbook.ui.errors import readable
-from handbook.ui.widgets import choice_buttons, handbook_notes, show_snack
+from handbook.ui.widgets import choice_buttons, handbook_notes, show_snack, switch_row
 
 BIG = 30
 MEDIUM = 20
@@ -198,6 +198,17 @@ def _fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
     )
 
 
+def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, strike: bool) -> ft.Control:
+    """The result's first line, "AZRM §2.4", named for a screen reader with the whole ruling in
+    one swipe: "AZRM §2.4: Chombo, 30P deducted, Strike: Yes"."""
+    _ = ctx._
+    where = f"{ctx.short(ruleset)} {ref_label(ref)}"
+    name = _("{where}: {penalty}, {points}P deducted, Strike: {strike}").format(
+        where=where, penalty=penalty, points=points, strike=_yes_no(ctx, strike))
+    return ft.Semantics(label=name, container=True, key="ruling", content=ft.Text(
+        where, size=SMALL, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+
+
 def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
     return ft.Container(
         content=ft.Column(controls=controls, spacing=12, tight=True),
@@ -302,7 +313,7 @@ def build_chombo(ctx: AppContext) -> ft.View:
             result.controls = [error_box(readable(exc, _))]
             return
         rs = lib.rulesets[state["ruleset"]]
-        rows: list[ft.Control] = []
+        rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
         if any(s.payments.values()):
             rows.append(ft.Text(_("Payments (table points)"), size=SMALL, weight=ft.FontWeight.W_600))
             for seat in handbook.SEATS:
@@ -405,7 +416,8 @@ def build_revealed(ctx: AppContext) -> ft.View:
         rs = lib.rulesets[r.ruleset or state["ruleset"]]
         row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
         headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
-        rows: list[ft.Control] = [_fact(_("Penalty"), headline, size=BIG, key="penalty")]
+        rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
+                                  _fact(_("Penalty"), headline, size=BIG, key="penalty")]
         if r.choices:
             rows.append(ft.Text(_("The referee's call"), size=SMALL, weight=ft.FontWeight.W_600))
             rows += [ft.Semantics(
@@ -484,8 +496,8 @@ def build_revealed(ctx: AppContext) -> ft.View:
             ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
             stepper,
             labelled(_("Source"), sources),
-            ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal", height=48,
-                      label_text_style=ft.TextStyle(size=BODY)),
+            switch_row(ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
+                                 label_text_style=ft.TextStyle(size=BODY))),
             result,
         ],
     )

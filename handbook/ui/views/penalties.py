@@ -30,6 +30,7 @@ from handbook.ui.widgets import (
     rich_text,
     scroll_to_top,
     section_heading,
+    switch_row,
 )
 
 WORLD = N_("World Championship")
@@ -271,9 +272,9 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
                                              hint=_("foul, penalty or §"))]
     intro: list[ft.Control] = [ft.Text(rs.title, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
-        header.append(ft.Row([ft.Switch(label=_("Only differences"), value=state["diff"],
-                                        on_change=diff_toggled, height=48), count],
-                             height=48, alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+        header.append(ft.Row([ft.Container(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
+                                                                on_change=diff_toggled)), expand=True), count],
+                             alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
         own = columns(rs.penalties[0])
         own_label = next((c.label for c in own if c.own), "")
         intro.append(ft.Text(
