@@ -114,7 +114,11 @@ class HandbookApp:
             on_settings_change=self.prefs.save,
             refresher=self.refresh,
             url_setter=self.set_url,
+            backer=self.go_back,
         )
+        #: the routes shown in this session, oldest first (the in-app history the arrow goes back in)
+        self.history: list[str] = []
+        self._going_back: str | None = None
 
     # ------------------------------------------------------------------ setup
     def configure_page(self) -> None:
@@ -135,6 +139,7 @@ class HandbookApp:
         self.ctx.settings = self.settings
         i18n.set_locale(self.settings.locale)
         self.configure_page()
+        self.note_route(self.page.route or "/")
         self.render(self.page.route or "/")
 
     # ---------------------------------------------------------------- routing
@@ -155,6 +160,28 @@ class HandbookApp:
             self.render(route)
             return
         await self.page.push_route(route)
+
+    def note_route(self, route: str) -> None:
+        """Keep :attr:`history` in step with the browser: a route equal to the one before the
+        current is a step back (the arrow's, or the browser's back button); any other a step on."""
+        if self._going_back is not None and route == self._going_back:
+            self._going_back = None
+            self.history.pop()
+        elif len(self.history) >= 2 and route == self.history[-2]:
+            self.history.pop()
+        elif not self.history or route != self.history[-1]:
+            self.history.append(route)
+
+    async def go_back(self) -> None:
+        """The AppBar arrow: the screen the judge came from in this session; up to the parent
+        screen when there is none (the app was opened on this screen, e.g. from a deep link)."""
+        from handbook.ui.routes import parent_route
+
+        if len(self.history) >= 2:
+            self._going_back = self.history[-2]
+            await self.navigate(self._going_back)
+            return
+        await self.navigate(parent_route(self.page.route) or "/")
 
     async def set_url(self, route: str) -> None:
         """Push ``route`` to the address bar and history without rebuilding the screen.
@@ -177,6 +204,7 @@ class HandbookApp:
 
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
         route = e.route if getattr(e, "route", None) is not None else self.page.route
+        self.note_route(route)
         if self._silent is not None and route == self._silent:
             # the screen already shows this state: only note the new address
             self._silent = None
@@ -188,9 +216,7 @@ class HandbookApp:
         self.render(route)
 
     async def on_view_pop(self, e: ft.ViewPopEvent) -> None:
-        from handbook.ui.routes import parent_route
-
-        await self.navigate(parent_route(self.page.route) or "/")
+        await self.go_back()
 
     def on_resize(self, e: Any) -> None:
         # switch between the bottom bar and the side rail when the width crosses WIDE

@@ -9,6 +9,7 @@ navigation bar (bottom bar on a phone, a rail on a wide window), so every screen
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -99,7 +100,7 @@ class AppContext:
     - ``route``: the current route path (no query), ``query``: its query parameters;
     - ``navigate(route)``: go to another screen (pushes browser history, so Back works);
     - ``await set_url(route)``: record ``route`` in the history without rebuilding the screen;
-    - ``back()``: go up to ``parent`` of the current screen;
+    - ``back()``: back to where the judge came from, else up to ``parent`` of the current screen;
     - ``refresh()``: rebuild the current screen (after changing settings);
     - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``: change and remember;
     - ``view(...)``: the standard screen chrome (use it so all screens look alike);
@@ -118,6 +119,7 @@ class AppContext:
     url_setter: Callable[[str], Any] | None = None
     #: this session gave the judge passphrase (handbook.access; see handbook.ui.gate)
     judge: bool = False
+    backer: Callable[[], Any] | None = None
 
     # ----------------------------------------------------------------- state
     @property
@@ -186,9 +188,13 @@ class AppContext:
                 await result
 
     def back(self) -> None:
-        """Go up to the parent screen of the current route."""
+        """The AppBar arrow: back to the screen the judge came from (the app's ``backer``, which
+        knows the in-app history); up to the parent screen when there is none (a deep link)."""
         from handbook.ui.routes import parent_route
 
+        if self.backer is not None:
+            _run(self.backer())
+            return
         self.navigate(parent_route(self.route) or "/")
 
     def refresh(self) -> None:
@@ -217,25 +223,48 @@ class AppContext:
             _run(self.on_settings_change(self.settings))
 
     # ---------------------------------------------------------------- chrome
-    def theme_switch(self) -> ft.Control:
-        """The AppBar's light/dark toggle (accessible name "Dark theme", role switch)."""
+    def theme_label(self) -> str:
+        """The theme button's accessible name, the choice included: "Theme: System"."""
         _ = self._
+        names = {THEME_LIGHT: _("Light"), THEME_DARK: _("Dark"), THEME_SYSTEM: _("System")}
+        return _("Theme: {choice}").format(choice=names.get(self.settings.theme, names[THEME_SYSTEM]))
 
-        def toggle(e=None):
-            self.set_theme(THEME_LIGHT if self.dark else THEME_DARK)
-            button.selected = self.dark
-            wrapper.toggled = self.dark
-            self.page.update()
+    def theme_switch(self) -> ft.Control:
+        """The AppBar's theme button (48 x 48, accessible name "Theme: System" / "Theme: Light" /
+        "Theme: Dark"): opens a choice of Light, Dark and System (follow the device), remembered."""
+        _ = self._
+        icons = {THEME_LIGHT: ft.Icons.LIGHT_MODE_OUTLINED, THEME_DARK: ft.Icons.DARK_MODE_OUTLINED,
+                 THEME_SYSTEM: ft.Icons.BRIGHTNESS_AUTO_OUTLINED}
 
-        button = ft.IconButton(
-            icon=ft.Icons.DARK_MODE_OUTLINED,
-            selected_icon=ft.Icons.LIGHT_MODE_OUTLINED,
-            selected=self.dark,
-            tooltip=_("Dark theme"),
-            on_click=toggle,
-            key="theme-switch",
-        )
-        wrapper = labelled(button, on_tap=toggle, toggled=self.dark)
+        def choose(theme: str) -> None:
+            self.set_theme(theme)
+            with contextlib.suppress(Exception):
+                self.page.pop_dialog()
+            button.icon = icons[theme]
+            button.tooltip = wrapper.label = self.theme_label()
+            with contextlib.suppress(Exception):
+                self.page.update()
+
+        def open_choice(e=None) -> None:
+            options = []
+            for theme, name in ((THEME_LIGHT, _("Light")), (THEME_DARK, _("Dark")),
+                                (THEME_SYSTEM, _("System (follow the device)"))):
+                chosen = self.settings.theme == theme
+                options.append(ft.Semantics(
+                    selected=chosen, button=True, label=name, exclude_semantics=True,
+                    on_tap=lambda e, t=theme: choose(t),
+                    content=ft.ListTile(
+                        leading=ft.Icon(icons[theme]), title=ft.Text(name),
+                        trailing=ft.Icon(ft.Icons.CHECK) if chosen else None, selected=chosen,
+                        min_height=56, on_click=lambda e, t=theme: choose(t), key=f"theme-{theme}")))
+            dialog = ft.AlertDialog(title=ft.Text(_("Theme")), content=ft.Column(options, tight=True, spacing=0),
+                                    actions=[ft.TextButton(_("Cancel"), height=TOUCH,
+                                                           on_click=lambda e: self.page.pop_dialog())])
+            self.page.show_dialog(dialog)
+
+        button = ft.IconButton(icon=icons.get(self.settings.theme, icons[THEME_SYSTEM]),
+                               tooltip=self.theme_label(), on_click=open_choice, key="theme-switch")
+        wrapper = labelled(button, on_tap=open_choice)
         return wrapper
 
     def back_button(self, target: str | None = None) -> ft.Control:
@@ -314,7 +343,7 @@ class AppContext:
         )
         if scroll:
             body: ft.Control = ft.ListView(controls=list(controls), expand=True, spacing=4,
-                                           padding=ft.Padding.only(bottom=24))
+                                           padding=ft.Padding.only(top=8, bottom=24), key="body")
         else:
             body = ft.Column(controls=list(controls), expand=True, spacing=4)
         column = ft.Column(controls=[*header, body], expand=True, spacing=8,
@@ -345,6 +374,8 @@ def labelled(button: ft.IconButton, *, on_tap: Callable | None = None,
     tests) would find an unnamed button. The wrapper carries the name and the tap action; a
     pointer tap still reaches the button itself.
     """
+    button.width = button.width or TOUCH
+    button.height = button.height or TOUCH
     return ft.Semantics(label=button.tooltip if isinstance(button.tooltip, str) else None, button=True,
                         toggled=toggled, exclude_semantics=True, on_tap=on_tap, content=button)
 

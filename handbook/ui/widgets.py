@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -14,6 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from handbook.ui.context import AppContext
 
 BODY_SIZE = 16
+#: smallest touch target (Material: 48 x 48 logical px)
+TOUCH_MIN = 48
 SMALL_SIZE = 14
 
 
@@ -197,3 +201,123 @@ def handbook_notes(ctx: "AppContext", *, ruleset: str | None, conflict: str | No
     out += [note_box(ctx, "interpretation", t, ruleset=ruleset) for t in interpretations]
     out += [note_box(ctx, "edition", t, ruleset=ruleset) for t in edition_notes]
     return out
+
+
+def snack_bar(ctx: "AppContext", text: str, *, action: str | None = None,
+              on_action: Callable | None = None, seconds: int | None = None) -> ft.SnackBar:
+    """A message at the bottom of the screen whose buttons a thumb can hit: the ``action`` (e.g.
+    "Undo") and a close button, each at least 48 px and named ("Close"). Flutter's own close icon
+    and action button are 40 px tall on a desktop-class browser, and the close icon is unnamed."""
+    def close(e=None) -> None:
+        bar.open = False
+        with contextlib.suppress(Exception):
+            bar.update()
+
+    def act(e) -> None:
+        close()
+        if on_action is not None:
+            on_action(e)
+
+    buttons: list[ft.Control] = []
+    if action:
+        buttons.append(ft.TextButton(action, on_click=act, height=48,
+                                     style=ft.ButtonStyle(color=ft.Colors.INVERSE_PRIMARY)))
+    close_button = ft.IconButton(icon=ft.Icons.CLOSE, icon_color=ft.Colors.ON_INVERSE_SURFACE,
+                                 tooltip=ctx._("Close"), on_click=close, width=48, height=48)
+    buttons.append(ft.Semantics(label=ctx._("Close"), button=True, exclude_semantics=True, on_tap=close,
+                                content=close_button))
+    bar = ft.SnackBar(
+        content=ft.Row([ft.Text(text, expand=True), *buttons], spacing=4,
+                       vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        duration=ft.Duration(seconds=seconds or (8 if action else 4)),
+        padding=ft.Padding.only(left=16, right=4, top=4, bottom=4),
+    )
+    return bar
+
+
+def show_snack(ctx: "AppContext", text: str, **kw) -> None:
+    """Show :func:`snack_bar` (nothing on a page stub without dialogs)."""
+    with contextlib.suppress(Exception):
+        ctx.page.show_dialog(snack_bar(ctx, text, **kw))
+
+
+def choice_buttons(options: Sequence[tuple[str, str]], selected: str, on_pick: Callable[[str], None], *,
+                   key: str | None = None) -> ft.ResponsiveRow:
+    """A one-of-several choice as buttons that wrap: two a row on a phone, all in one row from
+    576 px; each at least 48 px tall, named by its text, the chosen one filled, ticked and marked
+    selected for screen readers. Text never breaks mid-word (unlike a segmented button's narrow
+    segments at 360 px or with large text)."""
+    row = ft.ResponsiveRow(spacing=8, run_spacing=8, key=key)
+
+    def fill() -> None:
+        controls = []
+        for value, label in options:
+            chosen = value == row.data
+            text = ft.Text(label, text_align=ft.TextAlign.CENTER, size=SMALL_SIZE + 1)
+            style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8, vertical=14),
+                                   shape=ft.RoundedRectangleBorder(radius=12))
+            cls = ft.FilledButton if chosen else ft.OutlinedButton
+            button = cls(content=text, icon=ft.Icons.CHECK if chosen else None, style=style,
+                         on_click=lambda e, v=value: pick(v), key=f"{key}-{value}" if key else None)
+            controls.append(ft.Semantics(selected=chosen, content=button, col={"xs": 6, "sm": 3}))
+        row.controls = controls
+
+    def pick(value: str) -> None:
+        row.data = value
+        fill()
+        on_pick(value)
+
+    row.data = selected
+    fill()
+    return row
+
+
+def body_list(view: ft.Control) -> ft.ListView | None:
+    """The scrolling list of a screen built by ``ctx.view`` (the ListView keyed "body")."""
+    todo: list[ft.Control] = [view]
+    while todo:
+        c = todo.pop(0)
+        if isinstance(c, ft.ListView) and c.key == "body":
+            return c
+        content = getattr(c, "content", None)
+        if isinstance(content, ft.Control):
+            todo.append(content)
+        todo.extend(x for x in (getattr(c, "controls", None) or []) if isinstance(x, ft.Control))
+    return None
+
+
+async def scroll_to_top(view: ft.Control) -> None:
+    """Scroll the screen's list back to its start (nothing when the view is not on a page)."""
+    body = body_list(view)
+    if body is None:
+        return
+    with contextlib.suppress(RuntimeError):  # not on a page (view tests)
+        body.page  # noqa: B018 - raises RuntimeError when the control is not on a page
+        await body.scroll_to(offset=0, duration=0)
+
+
+def switch_row(switch: ft.Switch) -> ft.Control:
+    """``switch`` (with its ``label``) on a row at least 48 px tall that toggles it anywhere, announced
+    as one switch named by the label. A Flet ``Switch`` alone is 40 px tall on a desktop-class browser,
+    and stretching it distorts its label."""
+    handler = switch.on_change
+
+    async def changed(e) -> None:
+        wrapper.toggled = bool(switch.value)
+        if handler is not None:
+            result = handler(e)
+            if inspect.isawaitable(result):
+                await result
+
+    async def toggle(e=None) -> None:
+        switch.value = not switch.value
+        await changed(type("Toggle", (), {"control": switch, "data": switch.value})())
+        refresh(wrapper)
+
+    switch.on_change = changed
+    wrapper = ft.Semantics(
+        label=switch.label if isinstance(switch.label, str) else None, toggled=bool(switch.value),
+        exclude_semantics=True, on_tap=toggle,
+        content=ft.ListTile(title=switch, on_click=toggle, min_height=TOUCH_MIN,
+                            content_padding=ft.Padding.only(right=8)))
+    return wrapper

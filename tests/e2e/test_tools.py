@@ -24,8 +24,8 @@ def test_chombo_ema_payments_and_the_rule_link(hb):
     hb.click_button("East (dealer)", expect="East (dealer) — offender: \u221212,000")
     assert _lines(hb, "South: +4,000") and _lines(hb, "North: +4,000")
     assert _lines(hb, "Points deducted: 0P")
-    hb.page.mouse.move(200, 600)
-    hb.page.mouse.wheel(0, 2500)  # the rule link is under the hand's effects and the notes
+    hb.page.mouse.move(200, 500)
+    hb.page.mouse.wheel(0, 600)  # the result starts with its ruling ("EMA RCR §3.4.6"); the link is below
     hb.click_button("Rule: EMA RCR §3.4.6", expect=lambda: hb.route() == "/rules/ema-rcr/3.4.6")
 
 
@@ -35,7 +35,7 @@ def test_revealed_tiles_steppers_source_and_deal(hb):
     hb.click_button("More tiles", expect="Penalty: Chombo")
     assert _lines(hb, "Points deducted: 30P") and _lines(hb, "Strike: Yes")
     hb.type_into("Tiles revealed", "0")
-    hb.wait_for_text("tiles: must be a whole number from 1 to 136, got 0")
+    hb.wait_for_text("Enter a number of tiles from 1 to 136.")
     hb.type_into("Tiles revealed", "2")
     hb.wait_for_text("Penalty: Warning")
     hb.tap(hb.role("switch", "During the deal"), expect="Penalty: Re-deal")
@@ -48,7 +48,7 @@ def test_strike_window_and_a_bad_date(hb):
     assert _lines(hb, "Suspension: Apr 10, 2026 to Apr 23, 2026 (both included)")
     assert hb.has_text("Strikes that caused one still count toward the next")
     hb.type_into("Strike dates", "2026-04-10\n2026-13-01")
-    hb.wait_for_text("strikes: item 2, '2026-13-01', is not a date (YYYY-MM-DD)")
+    hb.wait_for_text("Strike date 2, “2026-13-01”, is not a date")
 
 
 def _add_record(hb: Handbook, player: str, date: str, foul_filter: str, foul_option: str) -> None:

@@ -104,22 +104,26 @@ def test_revealed_bad_count_shows_the_message(ctx):
     box = by_key(v, "tiles")
     box.value = "0"
     fire(box.on_change, Event(box))
-    assert "tiles: must be a whole number from 1 to 136, got 0" in visible_texts(v)
+    # in words, saying what to do; never the core's "tiles: … got ''" (issue 16)
+    assert "Enter a number of tiles from 1 to 136." in visible_texts(v)
     box.value = "137"
     fire(box.on_change, Event(box))
-    assert "got 137" in visible_texts(v)
+    assert "Enter a number of tiles from 1 to 136." in visible_texts(v)
     box.value = ""
     fire(box.on_change, Event(box))
-    assert "tiles: must be a whole number from 1 to 136, got ''" in visible_texts(v)
+    shown = visible_texts(v)
+    assert "Enter a number of tiles from 1 to 136." in shown
+    assert not any(t.startswith("tiles:") or "got ''" in t for t in shown)
 
 
 def test_revealed_source_and_during_the_deal(ctx, navigated):
     v = view(ctx, "/tools/revealed?ruleset=ema-rcr&tiles=2")
     assert "Penalty: No penalty" in visible_texts(v)
-    src = by_key(v, "source")
-    src.selected = ["opponent_hand"]
-    fire(src.on_change, Event(src))
+    fire(by_key(v, "source-opponent_hand").on_click, None)
     assert "Penalty: Dead hand" in visible_texts(v)
+    # the chosen source is filled and marked selected for screen readers
+    chosen = [c for c in walk(by_key(v, "source")) if isinstance(c, ft.Semantics) and c.selected]
+    assert [c.content.key for c in chosen] == ["source-opponent_hand"]
     deal = by_key(v, "deal")
     deal.value = True
     fire(deal.on_change, Event(deal))
@@ -153,11 +157,12 @@ def test_strikes_bad_dates_give_clear_messages(ctx):
     dates, on = by_key(v, "strike-dates"), by_key(v, "on-date")
     dates.value = "2026-04-10\n2026-13-01"
     fire(dates.on_change, Event(dates))
-    assert "strikes: item 2, '2026-13-01', is not a date (YYYY-MM-DD)" in visible_texts(v)
+    assert ("Strike date 2, “2026-13-01”, is not a date: write each date as year-month-day, "
+            "e.g. 2026-04-20.") in visible_texts(v)
     dates.value = "2026-04-10"
     on.value = "yesterday"
     fire(on.on_change, Event(on))
-    assert "on: 'yesterday' is not a date (YYYY-MM-DD)" in visible_texts(v)
+    assert "Enter the day to check as year-month-day, e.g. 2026-04-20." in visible_texts(v)
     on.value = "2026-04-10"
     fire(on.on_change, Event(on))
     assert "Strikes today: 1" in visible_texts(v)
@@ -206,12 +211,12 @@ def test_add_a_record_from_the_form(ctx, app_ledger, page):
 def test_the_form_refuses_bad_input_on_screen(ctx, app_ledger):
     v = view(ctx, "/ledger")
     fire(by_key(v, "add-record").on_click, None)
-    assert "foul: choose the foul from the list" in visible_texts(v)
+    assert "Choose the foul from the list." in visible_texts(v)
     _choose_foul(v, app_ledger, "azrm", "Noten Riichi")
     by_key(v, "player-name").value = "Bob"
     by_key(v, "date").value = "2026-13-01"
     fire(by_key(v, "add-record").on_click, None)
-    assert "date '2026-13-01' is not a date (YYYY-MM-DD)" in visible_texts(v)
+    assert "Enter the date as year-month-day, e.g. 2026-04-20." in visible_texts(v)
     assert app_ledger.records() == []
 
 
@@ -221,7 +226,7 @@ def test_a_discretionary_row_needs_the_judges_strike_answer(ctx, app_ledger):
     _choose_foul(v, app_ledger, "azrm", "Obstruction")
     assert "Strike (the judge decides)" in visible_texts(v)
     fire(by_key(v, "add-record").on_click, None)
-    assert "strike: say whether this is a Strike" in visible_texts(v)
+    assert "Say whether this is a Strike: the row leaves it to the judge." in visible_texts(v)
     by_key(v, "judge-strike").selected = ["yes"]
     by_key(v, "judge-points").value = "5"
     fire(by_key(v, "add-record").on_click, None)
@@ -239,8 +244,16 @@ def test_player_page_remove_and_undo(ctx, app_ledger, page):
     assert [r.id for r in app_ledger.records("Dee")] != [] and a.id not in [r.id for r in app_ledger.records()]
     assert "Strikes today: 1" in visible_texts(v)
     snack = page.dialogs[-1]
-    assert isinstance(snack, ft.SnackBar) and snack.action == "Undo"
-    fire(snack.on_action, None)
+    assert isinstance(snack, ft.SnackBar)
+    # its buttons are 48 px and named: "Undo" and "Close" (not Flutter's 40 px unnamed close icon)
+    assert not snack.show_close_icon and snack.action is None
+    [undo] = [b for b in walk(snack) if isinstance(b, ft.TextButton) and b.content == "Undo"]
+    assert undo.height >= 48
+    [close] = [b for b in walk(snack) if isinstance(b, ft.IconButton)]
+    assert close.width >= 48 and close.height >= 48 and close.tooltip == "Close"
+    assert [s for s in walk(snack) if isinstance(s, ft.Semantics) and s.label == "Close" and s.button]
+    fire(undo.on_click, None)
+    assert not snack.open
     assert a in app_ledger.records("Dee")
     assert "Strikes today: 2" in visible_texts(v)
 
@@ -347,3 +360,23 @@ def test_browser_build_opens_the_ledger_from_shared_preferences(ctx, library, mo
         assert len(opened) == 1
     finally:
         ledger_mod.set_app_ledger(None)
+
+
+def test_ledger_menu_arrow_is_named(ctx, app_ledger):
+    """The foul menu's arrow was a 40 px button without a name (issue 16)."""
+    v = view(ctx, "/ledger")
+    icons = [i for i in walk(by_key(v, "foul").trailing_icon) if isinstance(i, ft.Icon)]
+    assert icons and icons[0].semantics_label == "Show the fouls"
+    box = by_key(v, "foul").trailing_icon
+    assert box.width + 16 >= 48 and box.height + 16 >= 48  # with the IconButton's 8 px padding
+
+
+def test_player_page_shows_the_total_of_penalty_points(ctx, app_ledger):
+    app_ledger.add("Fay", TODAY, "azrm", "Noten Riichi")  # a row with its own points
+    app_ledger.add("Fay", TODAY, "azrm", "Obstruction", strike=False, points=5)  # the judge's points
+    app_ledger.add("Fay", TODAY, "azrm", "Wrongly revealing tiles: 1 or 2 tiles")  # a warning, no points
+    expected = sum(r.points or 0 for r in app_ledger.records("Fay"))
+    assert expected > 5
+    text = visible_texts(view(ctx, "/ledger/Fay"))
+    assert f"Total penalty points: {expected}P (from 2 records with points)" in text
+    assert "Total penalty points" not in " ".join(visible_texts(view(ctx, "/ledger/Nobody")))

@@ -135,7 +135,8 @@ def test_spa_fallback_patch_installs():
 def ja_catalogue(tmp_path):
     cat = Catalog(locale="ja", domain="messages")
     cat.add("Search", "検索")
-    cat.add("Dark theme", "ダークテーマ")
+    cat.add("Theme: {choice}", "テーマ: {choice}")
+    cat.add("System", "システム")
     path = tmp_path / "ja" / "LC_MESSAGES"
     path.mkdir(parents=True)
     with open(path / "messages.mo", "wb") as f:
@@ -156,7 +157,7 @@ def test_set_locale_switches_every_string(ja_catalogue, library):
     ctx = AppContext(page=StubPage(), library=library, _=i18n.gettext)
     view = routes.build_view(ctx, "/")
     assert find(view, ft.TextField, label="検索")
-    assert find(view, ft.IconButton, tooltip="ダークテーマ")
+    assert find(view, ft.IconButton, tooltip="テーマ: システム")
     assert view.navigation_bar.destinations[0].label == "検索"
 
 
@@ -195,7 +196,7 @@ def test_rotating_keeps_what_was_typed(library):
     field.on_change(Event(field))
     switch = find(page.views[0], ft.Switch, label="Only differences")[0]
     switch.value = True
-    switch.on_change(Event(switch))
+    asyncio.run(switch.on_change(Event(switch)))
     page.width = 412
     app.on_resize(None)
     view = page.views[0]

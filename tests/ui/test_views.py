@@ -3,6 +3,8 @@ and a serialisation pass through Flet's own patch encoder."""
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 import msgpack
 import pytest
@@ -40,9 +42,9 @@ def test_every_screen_builds_and_serialises(ctx, route):
     # phone width: the bottom bar with the five destinations
     assert [d.label for d in view.navigation_bar.destinations] == [
         "Search", "Rules", "Penalties", "Glossary", "Tools"]
-    assert find(view.appbar, ft.IconButton, tooltip="Dark theme")
+    assert find(view.appbar, ft.IconButton, tooltip="Theme: System")
     # icon buttons are announced by name (Flutter web ignores an IconButton's tooltip)
-    assert find(view.appbar, ft.Semantics, label="Dark theme", button=True)
+    assert find(view.appbar, ft.Semantics, label="Theme: System", button=True)
     patch, added, _ = ObjectPatch.from_diff(None, view, control_cls=BaseControl)
     for c in added:
         c.before_update()  # Flet's own validation of every control
@@ -187,7 +189,7 @@ def test_wrc_table_side_by_side_with_differences_marked(ctx, library):
     assert find(view, ft.TextField, label="Filter")
     switch = find(view, ft.Switch, label="Only differences")[0]
     switch.value = True
-    switch.on_change(Event(switch))
+    asyncio.run(switch.on_change(Event(switch)))
     assert f"{sum(r.differs for r in rows)} of {len(rows)} rows" in texts(view)
     field = find(view, ft.TextField, label="Filter")[0]
     field.value = "qqqq"
@@ -204,8 +206,11 @@ def test_one_column_table_has_no_column_labels(ctx):
 def test_foul_page_compares_rulesets(ctx, library):
     view = build(ctx, "/penalties/wrc-2025/revealed-tiles")
     shown = texts(view)
-    assert "Same foul in other rulesets (4)" in shown
+    # the count is of the rows shown under it, not of the rulesets
     others = {t.data for t in find(view, ft.ListTile)}
+    shown_rows = [t for t in find(view, ft.ListTile)
+                  if (t.data or "").startswith("/penalties/") and "/wrc-2025/" not in t.data]
+    assert f"Same foul in other rulesets ({len(shown_rows)})" in shown and len(shown_rows) > 4
     assert {"/penalties/azrm/revealed-tiles", "/penalties/ema-rcr/revealed-tiles",
             "/penalties/wrc-2025-lower/revealed-tiles"} <= others
     azrm = build(ctx, "/penalties/azrm/revealed-tiles")
@@ -229,18 +234,38 @@ def test_glossary_filter_and_term(ctx, library):
     assert [t for t in find(term, ft.ListTile) if t.data == "/glossary/wall"]
 
 
-def test_theme_switch_toggles_and_is_remembered(ctx, page):
+def _choose_theme(page, view, name: str) -> None:
+    """Open the theme button's choice and tap ``name``."""
+    button = [b for b in find(view.appbar, ft.IconButton) if (b.tooltip or "").startswith("Theme: ")][0]
+    button.on_click(Event(button))
+    dialog = page.dialogs[-1]
+    assert dialog.open
+    option = [o for o in find(dialog, ft.Semantics) if o.label == name][0]
+    option.on_tap(Event(option))
+    assert not dialog.open
+
+
+def test_theme_choice_light_dark_and_back_to_the_system(ctx, page):
     view = build(ctx, "/")
-    switch = find(view, ft.Semantics, label="Dark theme")[0]
-    btn = switch.content
-    assert btn.selected is False and switch.toggled is False
-    btn.on_click(Event(btn))
+    assert ctx.settings.theme == "system" and find(view.appbar, ft.Semantics, label="Theme: System")
+    _choose_theme(page, view, "Dark")
     assert ctx.settings.theme == "dark" and page.theme_mode == ft.ThemeMode.DARK
-    assert btn.selected and switch.toggled
     assert ctx.saved[-1].theme == "dark"
-    switch.on_tap(Event(switch))
-    assert ctx.settings.theme == "light" and page.theme_mode == ft.ThemeMode.LIGHT
-    assert not btn.selected and not switch.toggled
+    assert find(view.appbar, ft.Semantics, label="Theme: Dark")  # the name says the choice
+    # the way back to following the device, remembered too
+    _choose_theme(page, view, "System (follow the device)")
+    assert ctx.settings.theme == "system" and page.theme_mode == ft.ThemeMode.SYSTEM
+    assert ctx.saved[-1].theme == "system"
+    _choose_theme(page, view, "Light")
+    assert page.theme_mode == ft.ThemeMode.LIGHT and ctx.saved[-1].theme == "light"
+    # every option a thumb can hit, the chosen one marked for screen readers
+    button = find(view.appbar, ft.IconButton, tooltip="Theme: Light")[0]
+    assert button.width >= 48 and button.height >= 48
+    button.on_click(Event(button))
+    options = {o.label: o for o in find(page.dialogs[-1], ft.Semantics) if o.button}
+    assert set(options) == {"Light", "Dark", "System (follow the device)"}
+    assert [n for n, o in options.items() if o.selected] == ["Light"]
+    assert all(t.min_height >= 48 for t in find(page.dialogs[-1], ft.ListTile))
 
 
 def test_touch_targets(ctx):

@@ -22,6 +22,18 @@ class StubPage:
         self.platform_brightness = None
         self.theme_mode = None
         self.on_route_change = None
+        self.dialogs: list[Any] = []
+
+    def show_dialog(self, dialog: Any) -> None:
+        dialog.open = True
+        self.dialogs.append(dialog)
+
+    def pop_dialog(self) -> Any:
+        open_ = [d for d in self.dialogs if d.open]
+        if not open_:
+            return None
+        open_[-1].open = False
+        return open_[-1]
 
     def update(self, *controls: Any) -> None:
         self.updates += 1

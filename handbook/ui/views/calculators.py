@@ -4,7 +4,8 @@ Each screen: a ruleset picker (defaulting to the chosen ruleset), inputs a thumb
 and more), and the result in large type with a link to the section it comes from. Every input
 has a label or tooltip (its accessible name): "Ruleset", "Offender seat", "Tiles revealed",
 "Fewer tiles", "More tiles", "Source", "During the deal", "Strike dates", "On date",
-"Ledger player". Bad input shows the ``ValueError``'s text on screen.
+"Ledger player". Bad input shows a sentence saying what to do (:func:`handbook.ui.errors.readable`),
+not the ``ValueError``'s text.
 
 Query parameters preset the inputs (deep links, browser tests): ``/tools/chombo?ruleset=ema-rcr
 &seat=S``, ``/tools/revealed?ruleset=azrm&tiles=3&source=wall&deal=1``,
@@ -27,7 +28,8 @@ from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, ref_label
-from handbook.ui.widgets import handbook_notes
+from handbook.ui.errors import readable
+from handbook.ui.widgets import choice_buttons, handbook_notes, show_snack, switch_row
 
 BIG = 30
 MEDIUM = 20
@@ -196,6 +198,17 @@ def _fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
     )
 
 
+def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, strike: bool) -> ft.Control:
+    """The result's first line, "AZRM §2.4", named for a screen reader with the whole ruling in
+    one swipe: "AZRM §2.4: Chombo, 30P deducted, Strike: Yes"."""
+    _ = ctx._
+    where = f"{ctx.short(ruleset)} {ref_label(ref)}"
+    name = _("{where}: {penalty}, {points}P deducted, Strike: {strike}").format(
+        where=where, penalty=penalty, points=points, strike=_yes_no(ctx, strike))
+    return ft.Semantics(label=name, container=True, key="ruling", content=ft.Text(
+        where, size=SMALL, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+
+
 def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
     return ft.Container(
         content=ft.Column(controls=controls, spacing=12, tight=True),
@@ -297,10 +310,10 @@ def build_chombo(ctx: AppContext) -> ft.View:
             s = handbook.chombo(state["ruleset"], state["seat"], library=lib,
                                 foul=None if state["foul"] == USUAL else state["foul"])
         except ValueError as exc:
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         rs = lib.rulesets[state["ruleset"]]
-        rows: list[ft.Control] = []
+        rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
         if any(s.payments.values()):
             rows.append(ft.Text(_("Payments (table points)"), size=SMALL, weight=ft.FontWeight.W_600))
             for seat in handbook.SEATS:
@@ -398,12 +411,13 @@ def build_revealed(ctx: AppContext) -> ft.View:
             r = handbook.revealed_tiles(state["ruleset"], n, source=state["source"],
                                         during_deal=state["deal"], library=lib)
         except ValueError as exc:
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         rs = lib.rulesets[r.ruleset or state["ruleset"]]
         row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
         headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
-        rows: list[ft.Control] = [_fact(_("Penalty"), headline, size=BIG, key="penalty")]
+        rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
+                                  _fact(_("Penalty"), headline, size=BIG, key="penalty")]
         if r.choices:
             rows.append(ft.Text(_("The referee's call"), size=SMALL, weight=ft.FontWeight.W_600))
             rows += [ft.Semantics(
@@ -452,12 +466,6 @@ def build_revealed(ctx: AppContext) -> ft.View:
         tiles_box.value = str(n)
         refresh()
 
-    def pick_source(e) -> None:
-        sel = list(e.control.selected or [])
-        if sel:
-            state["source"] = sel[0]
-        refresh()
-
     def deal(e) -> None:
         state["deal"] = bool(e.control.value)
         refresh()
@@ -475,23 +483,21 @@ def build_revealed(ctx: AppContext) -> ft.View:
         alignment=ft.MainAxisAlignment.CENTER, spacing=12,
         vertical_alignment=ft.CrossAxisAlignment.START,
     )
-    sources = ft.SegmentedButton(
-        segments=[ft.Segment(value=s,
-                             label=ft.Text(_(SOURCE_NAMES[s]), size=SMALL, max_lines=2,
-                                           text_align=ft.TextAlign.CENTER))
-                  for s in handbook.SOURCES],
-        selected=[state["source"]], on_change=pick_source, show_selected_icon=False, expand=True,
-        key="source", style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4, vertical=10)),
-    )
+    def pick_source(value: str) -> None:
+        state["source"] = value
+        refresh()
+
+    sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], state["source"],
+                             pick_source, key="source")
     show()
     return ctx.view(
         route=ctx.route, title=_("Revealed tiles"),
         controls=[
             ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
             stepper,
-            labelled(_("Source"), ft.Row([sources])),
-            ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
-                      label_text_style=ft.TextStyle(size=BODY)),
+            labelled(_("Source"), sources),
+            switch_row(ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
+                                 label_text_style=ft.TextStyle(size=BODY))),
             result,
         ],
     )
@@ -531,18 +537,18 @@ def build_strikes(ctx: AppContext) -> ft.View:
             dates = parse_strike_dates(dates_box.value or "")
         except ValueError as exc:
             dates_box.error_text = _("Check the dates")
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         try:
             on = parse_on(on_box.value or "")
         except ValueError as exc:
             on_box.error_text = _("YYYY-MM-DD")
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         try:
             s = handbook.strike_status(dates, on)
         except ValueError as exc:
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         result.controls = [_card(strike_status_controls(ctx, s))]
 
@@ -855,7 +861,7 @@ def build_final(ctx: AppContext) -> ft.View:
             result.controls = [error_box(sum_error_text(exc, _))]
             return
         except ValueError as exc:
-            result.controls = [error_box(str(exc))]
+            result.controls = [error_box(readable(exc, _))]
             return
         result.controls = _final_result(ctx, f, copy)
 
@@ -870,7 +876,7 @@ def build_final(ctx: AppContext) -> ft.View:
         except Exception:  # noqa: BLE001 - no clipboard (permissions, tests): the text is on screen
             msg = _("Could not copy: select the text below")
         try:
-            ctx.page.show_dialog(ft.SnackBar(content=ft.Text(msg), duration=ft.Duration(seconds=3)))
+            show_snack(ctx, msg, seconds=3)
         except Exception:  # noqa: BLE001 - a page stub in tests
             pass
 

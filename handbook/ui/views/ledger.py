@@ -127,12 +127,9 @@ def needs_judge_points(row: PenaltyRow) -> bool:
 
 def _snack(ctx: AppContext, text: str, *, action: str | None = None,
            on_action: Callable | None = None) -> None:
-    bar = ft.SnackBar(content=ft.Text(text), action=action, on_action=on_action,
-                      duration=ft.Duration(seconds=8 if action else 4), show_close_icon=True)
-    try:
-        ctx.page.show_dialog(bar)
-    except Exception:  # noqa: BLE001 - a page stub in tests
-        pass
+    from handbook.ui.widgets import show_snack
+
+    show_snack(ctx, text, action=action, on_action=on_action)
 
 
 def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
@@ -306,7 +303,11 @@ def build_ledger(ctx: AppContext) -> ft.View:
     ruleset_id = default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset"))
     state: dict = {"ruleset": ruleset_id, "row": None}
     foul_pick = ft.Dropdown(label=_("Foul"), expand=True, enable_filter=True, editable=True,
-                            menu_height=420, text_size=BODY, key="foul")
+                            menu_height=420, text_size=BODY, key="foul",
+                            # the menu's arrow: named, and 48 px square (a 32 px icon + its padding)
+                            trailing_icon=ft.Container(ft.Icon(ft.Icons.ARROW_DROP_DOWN,
+                                                               semantics_label=_("Show the fouls")),
+                                                       width=32, height=32))
     row_info = ft.Text("", size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT, key="row-info")
     strike_choice = ft.SegmentedButton(
         segments=[ft.Segment(value="yes", label=ft.Text(_("Strike"))),
@@ -373,12 +374,11 @@ def build_ledger(ctx: AppContext) -> ft.View:
         row: PenaltyRow | None = state["row"]
         try:
             if row is None:
-                raise ValueError(_("foul: choose the foul from the list"))
+                raise ValueError(_("Choose the foul from the list."))
             judged = None
             if strike_switch.visible:
                 if not strike_choice.selected:
-                    raise ValueError(_("strike: say whether this is a Strike (the row leaves it to "
-                                       "the judge)"))
+                    raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
                 judged = strike_choice.selected[0] == "yes"
             points = None
             if points_box.visible and (points_box.value or "").strip():
@@ -391,7 +391,9 @@ def build_ledger(ctx: AppContext) -> ft.View:
                              strike=judged,
                              points=points)
         except ValueError as exc:
-            form_error.controls = [error_box(str(exc))]
+            from handbook.ui.errors import readable
+
+            form_error.controls = [error_box(readable(exc, _))]
             update_page(ctx)
             return
         except OSError as exc:
@@ -510,6 +512,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     countdown = ft.Column(spacing=8, key="countdown")
     problem = ft.Column(key="write-error")
     records_col = ft.Column(spacing=8, key="records")
+    total = ft.Column(key="penalty-total")
     export_out = ft.Column()
 
     def fill() -> None:
@@ -521,6 +524,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         else:
             countdown.controls = [_countdown(ctx, status, today)]
         recs = list(reversed(ledger.records(key)))  # newest first
+        total.controls = [penalty_total(ctx, recs)] if recs else []
         if not recs:
             from handbook.ui.widgets import empty_note
 
@@ -570,6 +574,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         ], wrap=True),
         _heading(_("Records")),
         problem,
+        total,
         records_col,
         _heading(_("Export")),
         _export_controls(ctx, ledger, key, export_out),
@@ -592,6 +597,23 @@ def _quote(s: str) -> str:
     from urllib.parse import quote
 
     return quote(s, safe="")
+
+
+def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
+    """The sum of the player's penalty points (P, from the records that carry a number) and how
+    many records it counts."""
+    _ = ctx._
+    points = sum(r.points or 0 for r in records)
+    counted = sum(1 for r in records if r.points)
+    value = f"{i18n.format_decimal(points)}P"
+    note = i18n.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
+    label = _("Total penalty points")
+    return ft.Semantics(label=f"{label}: {value} ({note})", container=True, content=ft.Row([
+        ft.Text(label, size=BODY, weight=ft.FontWeight.W_600, expand=True),
+        ft.Column([ft.Text(value, size=MEDIUM + 4, weight=ft.FontWeight.W_800),
+                   ft.Text(note, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT)],
+                  spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.END),
+    ]))
 
 
 def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -> ft.Control:

@@ -28,7 +28,9 @@ from handbook.ui.widgets import (
     nav_tile,
     note_badge,
     rich_text,
+    scroll_to_top,
     section_heading,
+    switch_row,
 )
 
 WORLD = N_("World Championship")
@@ -178,8 +180,24 @@ def _row_badges(ctx: AppContext, row: PenaltyRow) -> list[ft.Control]:
     return out
 
 
+def row_label(ctx: AppContext, row: PenaltyRow) -> str:
+    """A table row's accessible name, so a screen reader reads the ruling in one swipe: ruleset,
+    reference, foul, condition, the penalty of each column, and "Differs" where the columns differ
+    ("WRC §12.3.1 (2): Too many or too few tiles — World Championship: …; Lower: …; Differs")."""
+    _ = ctx._
+    rs = ctx.library.rulesets.get(row.ruleset)
+    head = " ".join(x for x in ((rs.short if rs else row.ruleset), ref_label(row.ref) if row.ref else "") if x)
+    foul = row.foul + (f" ({row.condition})" if row.condition else "")
+    cols = "; ".join((f"{_(c.label)}: " if c.label else "") + (c.text or _("(not given)")) for c in columns(row))
+    marks = [_("Differs")] if row.differs else []
+    if row.strike:
+        marks.append(_("Strike"))
+    return f"{head}: {foul} — {cols}" + "".join(f"; {m}" for m in marks)
+
+
 def row_tile(ctx: AppContext, row: PenaltyRow) -> ft.Control:
-    """One row of a table: foul, § ref, marks, penalty (both columns for WRC)."""
+    """One row of a table: foul, § ref, marks, penalty (both columns for WRC); one accessible
+    name (:func:`row_label`)."""
     head = _row_badges(ctx, row)
     parts: list[ft.Control] = [ft.Text(row.foul, size=BODY_SIZE, weight=ft.FontWeight.W_500)]
     if row.condition:
@@ -188,18 +206,23 @@ def row_tile(ctx: AppContext, row: PenaltyRow) -> ft.Control:
     if head:
         parts.append(ft.Row(head, spacing=8, wrap=True))
     parts.append(penalty_cells(ctx, row))
+    def open_row(e=None, r=penalty_route(row.ruleset, row.id)) -> None:
+        ctx.navigate(r)
+
     tile = ft.ListTile(
         title=ft.Column(parts, spacing=6, tight=True),
-        on_click=lambda e, r=penalty_route(row.ruleset, row.id): ctx.navigate(r),
+        on_click=open_row,
         min_height=56,
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=6),
         data=row.id,
         key=f"row-{row.index}",
     )
+    content: ft.Control = tile
     if row.differs:
         # a coloured bar on the left as well as the "Differs" label
-        return ft.Container(content=tile, border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.TERTIARY)))
-    return tile
+        content = ft.Container(content=tile, border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.TERTIARY)))
+    return ft.Semantics(label=row_label(ctx, row), button=True, exclude_semantics=True, on_tap=open_row,
+                        content=content, key=f"row-label-{row.index}")
 
 
 def build_index(ctx: AppContext) -> ft.View:
@@ -237,19 +260,21 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
         show()
         refresh(listing, count)
 
-    def diff_toggled(e) -> None:
+    async def diff_toggled(e) -> None:
         state["diff"] = bool(e.control.value)
         ctx.remember(diff="1" if state["diff"] else None)
         show()
         refresh(listing, count)
+        # the list changed under the judge's thumb: start it from its first heading
+        await scroll_to_top(view)
 
     header: list[ft.Control] = [filter_field(ctx, filtered, value=state["q"],
                                              hint=_("foul, penalty or §"))]
     intro: list[ft.Control] = [ft.Text(rs.title, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
-        header.append(ft.Row([ft.Switch(label=_("Only differences"), value=state["diff"],
-                                        on_change=diff_toggled), count],
-                             height=48, alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+        header.append(ft.Row([ft.Container(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
+                                                                on_change=diff_toggled)), expand=True), count],
+                             alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
         own = columns(rs.penalties[0])
         own_label = next((c.label for c in own if c.own), "")
         intro.append(ft.Text(
@@ -269,8 +294,9 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
     show()
     if not two_column(rs):
         header.append(count)
-    return ctx.view(route=ctx.route, title=_("{ruleset} penalties").format(ruleset=rs.short),
+    view = ctx.view(route=ctx.route, title=_("{ruleset} penalties").format(ruleset=rs.short),
                     header=header, controls=[*intro, listing])
+    return view
 
 
 def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
@@ -314,7 +340,9 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
         controls.append(ft.Divider(height=12))
 
     others = other_rulesets(ctx.library, rs.id, foul)
-    controls.append(section_heading(_("Same foul in other rulesets"), count=len(others)))
+    # the count is of the rows shown (a ruleset may have several rows for one foul)
+    controls.append(section_heading(_("Same foul in other rulesets"),
+                                    count=sum(len(orows) for _other, orows in others)))
     if not others:
         controls.append(empty_note(_("No other ruleset names this foul.")))
     for other, orows in others:

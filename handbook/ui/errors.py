@@ -1,0 +1,63 @@
+"""Bad input, said in words: the ``ValueError`` texts of the core and of the screens' parsers name
+a field and what was wrong (``"tiles: must be a whole number from 1 to 136, got ''"``) — that is
+their API and stays so. A screen shows :func:`readable` instead: a sentence that says what to do
+("Enter a number of tiles from 1 to 136."), through gettext like every other string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from handbook.i18n import N_
+
+#: seat winds as the error texts name them
+_SEATS = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+
+#: (pattern on the ValueError text, the sentence shown); the sentence may use the pattern's groups
+#: and ``{seat}`` (the translated seat wind of a ``seat`` group)
+MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^tiles: ", N_("Enter a number of tiles from 1 to 136.")),
+    (r"^strikes: item (?P<n>\d+), '?(?P<value>[^',]*)'?, is not a date",
+     N_("Strike date {n}, “{value}”, is not a date: write each date as year-month-day, e.g. 2026-04-20.")),
+    (r"^strikes: item (?P<n>\d+), (?P<value>[\d-]+), is too early",
+     N_("Strike date {n}, {value}, is too early for the handbook's calendar: check the year.")),
+    (r"^strikes: item (?P<n>\d+), (?P<value>[\d-]+), is too late",
+     N_("Strike date {n}, {value}, is too late for the handbook's calendar: check the year.")),
+    (r"^on: .* is too (early|late)", N_("The day to check is outside the handbook's calendar: check the year.")),
+    (r"^on: ", N_("Enter the day to check as year-month-day, e.g. 2026-04-20.")),
+    (r"^scores: (?P<seat>[ESWN])\b", N_("Enter {seat}'s table points as a whole number, e.g. 25,000 or −3,000.")),
+    (r"^penalties: (?P<seat>[ESWN]) must be 0 or more",
+     N_("{seat}'s penalty is a deduction: enter it as 0 or more P, without a minus sign.")),
+    (r"^penalties: (?P<seat>[ESWN])\b", N_("Enter {seat}'s penalty as a whole number of P, or leave the box empty.")),
+    (r"^deposits: ", N_("Enter the riichi sticks left on the table as 0 or more.")),
+    (r"^offender: ", N_("Choose the offender's seat: East, South, West or North.")),
+    (r"^foul: .* has no chombo row", N_("This foul is not a chombo in the chosen ruleset: choose another foul.")),
+    (r"^foul: .* is not a foul", N_("Choose the foul from the ruleset's penalty table.")),
+    (r"^ruleset: ", N_("This ruleset has no rule for this calculator: choose another ruleset.")),
+    (r"^player is empty", N_("Enter the player's name.")),
+    (r"^date .* is not a date", N_("Enter the date as year-month-day, e.g. 2026-04-20.")),
+    (r"^(player|club|note) is longer than (?P<limit>\d+)", N_("That text is too long: at most {limit} characters.")),
+    (r"^points: the row gives (?P<points>\d+)P", N_("This row gives {points}P itself: leave the points box empty.")),
+    (r"^points: ", N_("Enter the points as a whole number of P, e.g. 10.")),
+    (r"^source: ", N_("Choose where the tiles came from: hand, wall, dead wall or an opponent's hand.")),
+))
+
+
+def readable(error: BaseException | str, _: Callable[[str], str]) -> str:
+    """The sentence a screen shows for ``error`` (a ``ValueError`` or its text), in the current
+    language: the matching sentence of :data:`MESSAGES`, else the text without its ``field: ``
+    prefix, starting with a capital letter."""
+    text = str(error)
+    for pattern, message in MESSAGES:
+        m = pattern.search(text)
+        if m:
+            values = dict(m.groupdict())
+            if values.get("seat"):
+                values["seat"] = _(_SEATS[values["seat"]])
+            return _(message).format(**values)
+    rest = re.sub(r"^[a-z_]+(: [ESWN])?: ", "", text)
+    return rest[:1].upper() + rest[1:]
+
+
+__all__ = ["MESSAGES", "readable"]
