@@ -42,6 +42,9 @@ DEFAULT_LOCALE = "en"
 #: their language whatever language the screen is in).
 SUPPORTED_LOCALES = ("en", "ja")
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+#: what the language button says, in the language it switches to (not translated: a reader who
+#: cannot read the screen's language must still recognise their own)
+SWITCH_TO = {"en": "Show in English", "ja": "日本語で表示"}
 
 
 def _normalise(locale: str | None) -> str:
@@ -173,7 +176,8 @@ def available_locales(localedir: str | Path | None = None) -> list[str]:
 
 
 __all__ = [
-    "DEFAULT_LOCALE", "DOMAIN", "ENGLISH", "LANGUAGE_NAMES", "N_", "SUPPORTED_LOCALES", "Translator",
+    "DEFAULT_LOCALE", "DOMAIN", "ENGLISH", "LANGUAGE_NAMES", "N_", "SUPPORTED_LOCALES", "SWITCH_TO",
+    "Translator",
     "available_locales", "format_date", "format_decimal", "format_number", "language_of",
     "preferred_language", "translator",
 ]

@@ -301,43 +301,28 @@ class AppContext:
         return wrapper
 
     def language_label(self) -> str:
-        """The language button's accessible name and tooltip: "Language: English"; the Japanese
-        one keeps the English word ("言語 (Language): 日本語") so that a reader who cannot read
-        the screen's language still finds the way back."""
-        return self._("Language: {language}").format(language=i18n.LANGUAGE_NAMES.get(
-            self.translator.language, self.translator.language))
+        """The language button's accessible name and tooltip: what it does, said in the language
+        it switches to ("日本語で表示" on an English screen, "Show in English" on a Japanese one),
+        so a reader who cannot read the screen's language still finds their own."""
+        return i18n.SWITCH_TO[self.next_language()]
+
+    def next_language(self) -> str:
+        """The language the language button switches to (the next of the offered ones)."""
+        offered = i18n.SUPPORTED_LOCALES
+        here = self.translator.language
+        return offered[(offered.index(here) + 1) % len(offered)] if here in offered else offered[0]
 
     def language_switch(self) -> ft.Control:
-        """The AppBar's language button (48 x 48): a choice of English and 日本語, each named in
-        its own language; the choice applies to this session at once and is remembered on the
-        device."""
-        def choose(locale: str) -> None:
-            with contextlib.suppress(Exception):
-                self.page.pop_dialog()
-            if locale != self.translator.language or self.settings.locale != locale:
-                self.set_language(locale)
-
-        def open_choice(e=None) -> None:
-            options = []
-            for locale in i18n.SUPPORTED_LOCALES:
-                name = i18n.LANGUAGE_NAMES[locale]
-                chosen = self.translator.language == locale
-                options.append(ft.Semantics(
-                    selected=chosen, button=True, label=name, exclude_semantics=True,
-                    on_tap=lambda e, loc=locale: choose(loc),
-                    content=ft.ListTile(
-                        title=ft.Text(name), trailing=ft.Icon(ft.Icons.CHECK) if chosen else None,
-                        selected=chosen, min_height=56, on_click=lambda e, loc=locale: choose(loc),
-                        key=f"language-{locale}")))
-            dialog = ft.AlertDialog(
-                title=ft.Text(self._("Language")), content=ft.Column(options, tight=True, spacing=0),
-                actions=[ft.TextButton(self._("Cancel"), height=TOUCH,
-                                       on_click=lambda e: self.page.pop_dialog())])
-            self.page.show_dialog(dialog)
+        """The AppBar's language button (48 x 48, a globe): one tap shows this session in the
+        other language (English ⇄ 日本語) and remembers the choice on the device. A toggle rather
+        than a menu: two languages, one hand, and a dialog closing while the locale changes
+        under it was seen to stay on screen in Flutter web."""
+        def switch(e=None) -> None:
+            self.set_language(self.next_language())
 
         button = ft.IconButton(icon=ft.Icons.LANGUAGE, tooltip=self.language_label(),
-                               on_click=open_choice, key="language-switch")
-        return labelled(button, on_tap=open_choice)
+                               on_click=switch, key="language-switch")
+        return labelled(button, on_tap=switch)
 
     def back_button(self, target: str | None = None) -> ft.Control:
         """An AppBar back arrow (accessible name "Back") going up to ``target`` or the parent."""
