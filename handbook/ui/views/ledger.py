@@ -22,12 +22,12 @@ from collections.abc import Callable
 
 import flet as ft
 
-from handbook import i18n
 from handbook import ledger as ledger_mod
 from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import is_web
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.errors import readable
 from handbook.ui.gate import judge_ok, lock_action, passphrase_view
 from handbook.ui.routes import build_route
 from handbook.ui.views.calculators import (
@@ -137,8 +137,10 @@ def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     if d is None:
         return []
     _ = ctx._
-    text = _("The ledger data could not be read ({reason}). Nothing was deleted: the damaged copy "
-             "is at {path}. {recovered} record(s) were recovered.").format(
+    text = _.ngettext("The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} record was recovered.",
+                      "The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} records were recovered.", d.recovered).format(
         reason=d.reason, path=d.moved_to, recovered=d.recovered)
 
     def dismiss(e) -> None:
@@ -174,8 +176,10 @@ def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     if not bad:
         return []
     doc_id, reason = bad[0]
-    text = ctx._("{n} stored record(s) could not be read and are not shown; they are kept "
-                 "unchanged in the data file. First: entry {id}: {reason}.").format(
+    text = ctx.ngettext("{n} stored record could not be read and is not shown; it is kept "
+                        "unchanged in the data file. Entry {id}: {reason}.",
+                        "{n} stored records could not be read and are not shown; they are kept "
+                        "unchanged in the data file. First: entry {id}: {reason}.", len(bad)).format(
         n=len(bad), id=doc_id, reason=reason)
     return [ft.Container(key="unreadable", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12,
                          border_radius=12, content=ft.Row(
@@ -231,14 +235,16 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
                 text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
                 name = ledger_mod.export_name(fmt, player)
                 await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
-                msg = _("Exported {n} record(s) as {name}").format(
-                    n=len(ledger.records(player)), name=name)
+                n = len(ledger.records(player))
+                msg = _.ngettext("Exported {n} record as {name}", "Exported {n} records as {name}",
+                                 n).format(n=n, name=name)
             else:
                 from handbook.paths import data_dir
 
                 path = ledger.export_file(data_dir() / EXPORT_FOLDER, fmt, player)  # type: ignore[arg-type]
-                msg = _("Exported {n} record(s) to {path}").format(
-                    n=len(ledger.records(player)), path=str(path))
+                n = len(ledger.records(player))
+                msg = _.ngettext("Exported {n} record to {path}", "Exported {n} records to {path}",
+                                 n).format(n=n, path=str(path))
         except (OSError, ValueError) as exc:
             out.controls = [error_box(_("Export failed: {reason}").format(reason=str(exc)))]
             update_page(ctx)
@@ -285,8 +291,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
             return
         players_col.controls = [
             nav_tile(ctx, player_label(p), build_route("player", player=p.key),
-                     subtitle=_("{records} record(s) · {strikes} Strike(s) · last {date}").format(
-                         records=p.records, strikes=p.strikes, date=i18n.format_date(p.last)),
+                     subtitle=" · ".join([
+                         _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
+                         _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
+                         _("last {date}").format(date=_.format_date(p.last))]),
                      leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
             for p in players]
 
@@ -391,8 +399,6 @@ def build_ledger(ctx: AppContext) -> ft.View:
                              strike=judged,
                              points=points)
         except ValueError as exc:
-            from handbook.ui.errors import readable
-
             form_error.controls = [error_box(readable(exc, _))]
             update_page(ctx)
             return
@@ -447,14 +453,16 @@ def build_ledger(ctx: AppContext) -> ft.View:
             update_page(ctx)
             return
         except ValueError as exc:
-            import_out.controls = [error_box(str(exc))]
+            import_out.controls = [error_box(readable(exc, _))]
             update_page(ctx)
             return
         except OSError as exc:
             import_out.controls = [error_box(write_error(ctx, exc))]
             update_page(ctx)
             return
-        msg = _("Imported {added} record(s) from {name}; {skipped} already in the ledger.").format(
+        msg = _.ngettext("Imported {added} record from {name}; {skipped} already in the ledger.",
+                         "Imported {added} records from {name}; {skipped} already in the ledger.",
+                         result.added).format(
             added=result.added, name=name, skipped=result.skipped)
         import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
         fill_players()
@@ -557,7 +565,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
             update_page(ctx)
 
         _snack(ctx, _("Record removed: {date}, {foul}").format(
-            date=i18n.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
+            date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
         update_page(ctx)
 
     fill()
@@ -587,7 +595,7 @@ def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:
     _ = ctx._
     return ft.Container(
         content=ft.Column([
-            ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
+            ft.Text(_("AZRM strike window on {date}").format(date=_.format_date(today)),
                     size=SMALL, weight=ft.FontWeight.W_600),
             *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
         padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
@@ -605,8 +613,8 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     _ = ctx._
     points = sum(r.points or 0 for r in records)
     counted = sum(1 for r in records if r.points)
-    value = f"{i18n.format_decimal(points)}P"
-    note = i18n.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
+    value = f"{_.format_decimal(points)}P"
+    note = _.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
     label = _("Total penalty points")
     return ft.Semantics(label=f"{label}: {value} ({note})", container=True, content=ft.Row([
         ft.Text(label, size=BODY, weight=ft.FontWeight.W_600, expand=True),
@@ -619,7 +627,7 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
 def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -> ft.Control:
     _ = ctx._
     rs = ctx.library.rulesets.get(r.ruleset)
-    facts = [i18n.format_date(r.date), rs.short if rs else r.ruleset]
+    facts = [_.format_date(r.date), rs.short if rs else r.ruleset]
     penalty = r.penalty + (f" ({r.points}P)" if r.points is not None and f"{r.points}P" not in r.penalty
                            else "")
     lines: list[ft.Control] = [
