@@ -355,6 +355,16 @@ def is_web() -> bool:
     return sys.platform == "emscripten"
 
 
+async def off_loop(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Run ``fn(*args, **kwargs)`` — a ledger write, an import, a read of a large file — in a
+    worker thread (``asyncio.to_thread``) and return its result (or raise its exception), so that
+    the served app's event loop, shared by every browser session, keeps answering the others
+    meanwhile. In Pyodide (no threads; the storage is in memory there) it is called directly."""
+    if is_web():
+        return fn(*args, **kwargs)
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
 async def open_app_db(page: Any = None, path: str | os.PathLike[str] | None = None) -> TinyDB:
     """The app's ledger database: SharedPreferences in Pyodide, else the JSON file."""
     if is_web():
