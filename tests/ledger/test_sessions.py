@@ -145,3 +145,33 @@ def test_serve_keeps_a_disconnected_session_ten_minutes(monkeypatch):
 def test_the_environment_can_choose_another_expiry(monkeypatch):
     _serve(monkeypatch, "120")
     assert _flet_session_timeout() == 120
+
+
+def test_a_second_tap_while_the_record_is_being_written_adds_nothing(library, app_ledger,
+                                                                    monkeypatch):
+    started, release = threading.Event(), threading.Event()
+    real_write = storage.atomic_write_text
+
+    def slow_write(path, text):
+        started.set()
+        release.wait(10)
+        real_write(path, text)
+
+    ctx = _session(library)
+    v = build_view(ctx, "/ledger")
+    by_key(v, "player-name").value = "Xia"
+    pick = by_key(v, "foul")
+    pick.value = str(app_ledger.row("azrm", NOTEN).index)
+    pick.on_select(Event(pick))
+    button = by_key(v, "add-record")
+
+    async def scenario() -> None:
+        monkeypatch.setattr(storage, "atomic_write_text", slow_write)
+        first = asyncio.ensure_future(_call(button.on_click, None))
+        await asyncio.to_thread(started.wait, 10)
+        await _call(button.on_click, None)  # the impatient second tap
+        release.set()
+        await first
+
+    asyncio.run(scenario())
+    assert [r.player for r in app_ledger.records()] == ["Xia"]

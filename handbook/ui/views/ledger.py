@@ -26,7 +26,7 @@ from handbook import i18n
 from handbook import ledger as ledger_mod
 from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
-from handbook.storage import is_web, off_loop
+from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.gate import judge_ok, lock_action, passphrase_view
 from handbook.ui.routes import build_route
@@ -133,30 +133,41 @@ def _snack(ctx: AppContext, text: str, *, action: str | None = None,
 
 
 def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
-    d = ledger.damage
-    if d is None:
+    reports = ledger.damages
+    if not reports:
         return []
     _ = ctx._
-    text = _("The ledger data could not be read ({reason}). Nothing was deleted: the damaged copy "
-             "is at {path}. {recovered} record(s) were recovered.").format(
-        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    texts = [damage_text(ctx, d) for d in reports]
 
     def dismiss(e) -> None:
-        ledger.db.storage.damage = None  # seen: stop showing it in every tab
+        ledger.acknowledge_damage()  # read: not shown again, in any tab or after a restart
         banner.visible = False
         update_page(ctx)
 
     banner = ft.Container(
         key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
         content=ft.Column([
-            ft.Semantics(label=text, container=True, content=ft.Row(
+            *[ft.Semantics(label=text, container=True, content=ft.Row(
                 [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
                  ft.Text(text, size=SMALL, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
-                vertical_alignment=ft.CrossAxisAlignment.START)),
+                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
             ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
                    alignment=ft.MainAxisAlignment.END),
-        ], spacing=0, tight=True))
+        ], spacing=8, tight=True))
     return [banner]
+
+
+def damage_text(ctx: AppContext, d: DamageReport) -> str:
+    """What the banner says about one damaged data file."""
+    _ = ctx._
+    text = _("The ledger data could not be read ({reason}). Nothing was deleted: the damaged copy "
+             "is at {path}. {recovered} record(s) were recovered.").format(
+        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    if d.unsaved:
+        text += " " + _("The recovery is not finished ({problem}): the recovered records are "
+                        "shown but not saved yet. Free some space; the app finishes it by "
+                        "itself.").format(problem=d.unsaved)
+    return text
 
 
 def write_error(ctx: AppContext, exc: OSError) -> str:
