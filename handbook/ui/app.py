@@ -40,6 +40,12 @@ PREFS_TIMEOUT = 3.0
 #: how long set_url waits for the browser to report the new route, then lets frames pass
 URL_CONFIRM_TIMEOUT = 1.0
 URL_SETTLE_S = 0.15
+#: seconds a disconnected browser session is kept for it to reconnect (Flet's default is an hour,
+#: ~0.7 MB a session). Ten minutes covers a phone whose screen locks between two tables; after
+#: that the browser starts a fresh session on the same screen (the ledger is on disk, not in the
+#: session; only unsaved typing and a given judge passphrase are asked again).
+#: ``FLET_SESSION_TIMEOUT`` in the environment (seconds) overrides it.
+SESSION_TIMEOUT_S = 600
 
 
 def make_theme(dark: bool = False) -> ft.Theme:
@@ -344,7 +350,10 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
 
     The ledger asks for the judge passphrase (:mod:`handbook.access`) when ``passphrase`` or
     ``HANDBOOK_PASSPHRASE`` gives one, or when ``host`` is not a loopback address — then one is
-    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters."""
+    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters.
+
+    A disconnected session is kept :data:`SESSION_TIMEOUT_S` seconds (10 minutes) unless
+    ``FLET_SESSION_TIMEOUT`` says otherwise."""
     from handbook import access
 
     setup = access.gate_for(host, passphrase)
@@ -357,6 +366,9 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
         print("The ledger asks for the judge passphrase you gave.", flush=True)
     # WEB_BROWSER would open a browser window unless Flet is told it is a server
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    # flet-web reads it for every connection (FletApp); its evictor drops expired sessions
+    # every 10 s
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_S))
     install_spa_fallback()
     from handbook.ui.webclient import install_local_rive
 

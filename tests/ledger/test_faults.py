@@ -3,6 +3,7 @@ refused or reported with a clear message."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import datetime
 import io
@@ -134,7 +135,8 @@ def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_le
     assert app_ledger.db.storage.path.read_bytes() == before
     assert len(app_ledger.records()) == 1
     # import and remove fail the same way
-    v.data["import_text"](b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv")
+    asyncio.run(v.data["import_text"](
+        b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv"))
     assert "Could not save to the ledger" in visible_texts(v)
     p = build_view(ctx, "/ledger/Dan")
     [rec] = app_ledger.records()

@@ -3,6 +3,7 @@ event handlers (the browser tests drive the same screens in Chromium)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 
@@ -287,12 +288,12 @@ def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page):
     before = app_ledger.records()
     v = view(ctx, "/ledger")
     bad = b"player,date,ruleset,foul\nGus,2026-04-02,azrm,Noten Riichi\nGus,2026-02-30,azrm,Noten Riichi\n"
-    v.data["import_text"](bad, "bad.csv")
+    asyncio.run(v.data["import_text"](bad, "bad.csv"))
     assert "line 3: date '2026-02-30' is not a date (YYYY-MM-DD)" in visible_texts(v)
     assert isinstance(page.dialogs[-1], ft.AlertDialog)
     assert app_ledger.records() == before
     good = json.dumps([{"player": "Hal", "date": "2026-04-02", "ruleset": "azrm", "foul": "Cheating"}])
-    v.data["import_text"](good.encode(), "good.json")
+    asyncio.run(v.data["import_text"](good.encode(), "good.json"))
     assert "Imported 1 record from good.json" in visible_texts(v)
     assert "Hal" in visible_texts(v)
 

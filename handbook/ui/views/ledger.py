@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import datetime
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import flet as ft
 
 from handbook import ledger as ledger_mod
 from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
-from handbook.storage import is_web
+from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
 from handbook.ui.gate import judge_ok, lock_action, passphrase_view
@@ -133,32 +133,43 @@ def _snack(ctx: AppContext, text: str, *, action: str | None = None,
 
 
 def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
-    d = ledger.damage
-    if d is None:
+    reports = ledger.damages
+    if not reports:
         return []
     _ = ctx._
-    text = _.ngettext("The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
-                      "copy is at {path}. {recovered} record was recovered.",
-                      "The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
-                      "copy is at {path}. {recovered} records were recovered.", d.recovered).format(
-        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    texts = [damage_text(ctx, d) for d in reports]
 
     def dismiss(e) -> None:
-        ledger.db.storage.damage = None  # seen: stop showing it in every tab
+        ledger.acknowledge_damage()  # read: not shown again, in any tab or after a restart
         banner.visible = False
         update_page(ctx)
 
     banner = ft.Container(
         key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
         content=ft.Column([
-            ft.Semantics(label=text, container=True, content=ft.Row(
+            *[ft.Semantics(label=text, container=True, content=ft.Row(
                 [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
                  ft.Text(text, size=SMALL, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
-                vertical_alignment=ft.CrossAxisAlignment.START)),
+                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
             ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
                    alignment=ft.MainAxisAlignment.END),
-        ], spacing=0, tight=True))
+        ], spacing=8, tight=True))
     return [banner]
+
+
+def damage_text(ctx: AppContext, d: DamageReport) -> str:
+    """What the banner says about one damaged data file."""
+    _ = ctx._
+    text = _.ngettext("The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} record was recovered.",
+                      "The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} records were recovered.", d.recovered).format(
+        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    if d.unsaved:
+        text += " " + _("The recovery is not finished ({problem}): the recovered records are "
+                        "shown but not saved yet. Free some space; the app finishes it by "
+                        "itself.").format(problem=d.unsaved)
+    return text
 
 
 def write_error(ctx: AppContext, exc: OSError) -> str:
@@ -232,7 +243,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
         try:
             if in_browser(ctx):
                 # the browser is the client: the file goes to it, never to the server's disk
-                text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
+                text = await off_loop(ledger.export_json if fmt == "json" else ledger.export_csv,
+                                      player)
                 name = ledger_mod.export_name(fmt, player)
                 await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
                 n = len(ledger.records(player))
@@ -241,7 +253,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
             else:
                 from handbook.paths import data_dir
 
-                path = ledger.export_file(data_dir() / EXPORT_FOLDER, fmt, player)  # type: ignore[arg-type]
+                path = await off_loop(ledger.export_file, data_dir() / EXPORT_FOLDER, fmt,  # type: ignore[arg-type]
+                                      player)
                 n = len(ledger.records(player))
                 msg = _.ngettext("Exported {n} record to {path}", "Exported {n} records to {path}",
                                  n).format(n=n, path=str(path))
@@ -282,10 +295,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
 
     players_col = ft.Column(spacing=0, key="players")
 
-    def fill_players() -> None:
+    def fill_players(players: list[Player] | None = None) -> None:
         from handbook.ui.widgets import empty_note, nav_tile
 
-        players = ledger.players()
+        players = ledger.players() if players is None else players
         if not players:
             players_col.controls = [empty_note(_("No records yet. Add the first one below."))]
             return
@@ -377,7 +390,16 @@ def build_ledger(ctx: AppContext) -> ft.View:
             first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
             help_text=_("Date of the foul"), on_change=date_picked))
 
-    def add(e) -> None:
+    async def add(e) -> None:
+        if state.get("saving"):
+            return  # a second tap while the first record is being written
+        state["saving"] = True
+        try:
+            await save()
+        finally:
+            state["saving"] = False
+
+    async def save() -> None:
         form_error.controls = []
         row: PenaltyRow | None = state["row"]
         try:
@@ -394,10 +416,10 @@ def build_ledger(ctx: AppContext) -> ft.View:
                 if not text.isdigit():
                     raise ValueError(f"points: {text!r} is not a whole number of P")
                 points = int(text)
-            rec = ledger.add(name_box.value or "", (date_box.value or "").strip(), row.ruleset,
-                             row.foul, club=club_box.value or None, note=note_box.value or "",
-                             strike=judged,
-                             points=points)
+            # written in a worker thread: other sessions keep working meanwhile
+            rec = await off_loop(ledger.add, name_box.value or "", (date_box.value or "").strip(),
+                                 row.ruleset, row.foul, club=club_box.value or None,
+                                 note=note_box.value or "", strike=judged, points=points)
         except ValueError as exc:
             form_error.controls = [error_box(readable(exc, _))]
             update_page(ctx)
@@ -407,7 +429,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
             update_page(ctx)
             return
         note_box.value = ""
-        fill_players()
+        fill_players(await off_loop(ledger.players))
         key = rec.player_key
         _snack(ctx, _("Recorded: {foul}").format(foul=rec.foul),
                action=_("Open"), on_action=lambda e: ctx.navigate(build_route("player", player=key)))
@@ -440,11 +462,11 @@ def build_ledger(ctx: AppContext) -> ft.View:
             import_out.controls = [error_box(problem)]
             update_page(ctx)
             return
-        import_text(data, files[0].name)
+        await import_text(data, files[0].name)
 
-    def import_text(data: bytes, name: str) -> None:
+    async def import_text(data: bytes, name: str) -> None:
         try:
-            result = ledger.import_text(data, name=name)
+            result = await off_loop(ledger.import_text, data, name=name)  # a worker thread
         except LedgerImportError as exc:
             text = _("{name} was not imported: {problems}").format(
                 name=name, problems="; ".join(exc.problems))
@@ -465,7 +487,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
                          result.added).format(
             added=result.added, name=name, skipped=result.skipped)
         import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
-        fill_players()
+        fill_players(await off_loop(ledger.players))
         _snack(ctx, msg)
         update_page(ctx)
 
@@ -540,9 +562,9 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         else:
             records_col.controls = [_record_card(ctx, r, remove) for r in recs]
 
-    def remove(rec: Record) -> None:
+    async def remove(rec: Record) -> None:
         try:
-            removed = ledger.remove(rec.id)
+            removed = await off_loop(ledger.remove, rec.id)  # a worker thread
         except KeyError:
             fill()
             update_page(ctx)
@@ -554,15 +576,18 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         problem.controls = []
         fill()
 
-        def undo(e) -> None:
+        async def put_back() -> None:
             try:
-                ledger.restore(removed)
+                await off_loop(ledger.restore, removed)  # a worker thread
             except OSError as exc:
                 problem.controls = [error_box(write_error(ctx, exc))]
             else:
                 problem.controls = []
             fill()
             update_page(ctx)
+
+        def undo(e) -> None:  # the snack bar calls its action synchronously
+            ctx.page.run_task(put_back)
 
         _snack(ctx, _("Record removed: {date}, {foul}").format(
             date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
@@ -624,7 +649,8 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     ]))
 
 
-def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -> ft.Control:
+def _record_card(ctx: AppContext, r: Record,
+                 remove: Callable[[Record], Awaitable[None]]) -> ft.Control:
     _ = ctx._
     rs = ctx.library.rulesets.get(r.ruleset)
     facts = [_.format_date(r.date), rs.short if rs else r.ruleset]
@@ -643,10 +669,14 @@ def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -
             border_radius=8))
     if r.note:
         lines.append(ft.Text(r.note, size=SMALL, italic=True))
+
+    async def on_remove(e) -> None:
+        await remove(r)
+
     return ft.Container(
         content=ft.Row([
             ft.Column(lines, spacing=4, expand=True, tight=True),
-            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), lambda e: remove(r),
+            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), on_remove,
                         key=f"remove-{r.id}"),
         ], vertical_alignment=ft.CrossAxisAlignment.START),
         padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
