@@ -101,6 +101,7 @@ _stemmer = snowballstemmer.stemmer("english")
 _KATA_TO_HIRA = {o: o - 0x60 for o in range(0x30A1, 0x30F7)}
 
 
+@functools.lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """NFKC, case-folded, macrons written out, katakana as hiragana: the form every field and
     every query is compared in."""
@@ -231,6 +232,12 @@ for _group in SYNONYMS:
     _stems_of_group = tuple(dict.fromkeys(_stemmer.stemWord(w) for w in _group))
     for _s in _stems_of_group:
         _SYNONYM_OF[_s] = tuple(x for x in _stems_of_group if x != _s)
+
+
+@functools.lru_cache(maxsize=1024)
+def _typed_keys(typed: tuple[str, ...]) -> frozenset[str]:
+    """The spelling-insensitive keys of typed romaji names, each written as one word."""
+    return frozenset(romaji_key(fold(t).replace(" ", "")) for t in typed)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -368,6 +375,26 @@ class SearchIndex:
             cur = post[key].get(doc_id, 0.0)
             post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
 
+    def _foul_template(self, foul) -> dict[str, float]:
+        """A foul's names indexed into a scratch document: ``{key: score}`` to copy into each row."""
+        postings, self._postings = self._postings, defaultdict(dict)
+        try:
+            self._add(0, foul.name, W_FOUL_NAME)
+            self._add_typed_romaji(0, foul.romaji)
+            for x in foul.aliases:
+                self._add(0, x, W_FOUL_ALIAS)
+            for x in (*foul.japanese, *foul.reading):
+                self._add_romaji(0, x, foul.romaji)
+            return {key: docs[0] for key, docs in self._postings.items()}
+        finally:
+            self._postings = postings
+
+    def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
+        post = self._postings
+        for key, score in template.items():
+            cur = post[key].get(doc_id, 0.0)
+            post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
+
     def _add_typed_romaji(self, doc_id: int, spellings: tuple[str, ...]) -> None:
         """The romaji spellings people type for a name, as words and written as one word."""
         for x in spellings:
@@ -379,7 +406,7 @@ class SearchIndex:
         """The romaji of a kana name (see :func:`romaji_of`), indexed like the typed ones; a name
         joined by a particle (てんぱいせんげんのへんこう) also gives its parts (henkou)."""
         romaji = romaji_of(kana)
-        if not romaji or romaji_key(romaji) in {romaji_key(fold(t).replace(" ", "")) for t in typed}:
+        if not romaji or romaji_key(romaji) in _typed_keys(typed):
             return
         self._romaji.add(romaji_key(romaji))
         self._add(doc_id, romaji, W_TERM)
@@ -434,6 +461,7 @@ class SearchIndex:
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
         # the source's own Japanese for a foul: the subtitles of the sections its rows cite (AZRM
         # §2.3 自摸の対象牌の間違い), given to that foul's rows in every table
+        foul_templates: dict[str, dict[str, float]] = {}
         cited_ja: dict[str, list[str]] = defaultdict(list)
         for rs in lib.rulesets.values():
             for r in rs.penalties:
@@ -462,13 +490,13 @@ class SearchIndex:
                 self._add(d, r.note, W_TEXT)
                 self._add(d, getattr(r, "condition", None), W_TEXT)
                 if foul:
-                    self._add(d, foul.name, W_FOUL_NAME)
-                    self._add_typed_romaji(d, foul.romaji)
-                    for x in foul.aliases:
-                        self._add(d, x, W_FOUL_ALIAS)
+                    # the foul's names are the same for every table's rows: indexed once, copied
+                    template = foul_templates.get(foul.id)
+                    if template is None:
+                        template = foul_templates[foul.id] = self._foul_template(foul)
+                    self._copy_postings(d, template)
                     for x in (*foul.japanese, *foul.reading):
                         self._add_ja(d, x, W_TERM, name=True)
-                        self._add_romaji(d, x, foul.romaji)
                 for x in dict.fromkeys(cited_ja.get(r.id, ())):
                     self._add_ja(d, x, W_ALIAS, name=True)
                 for ref, item in ref_keys(r.ref or ""):
