@@ -34,6 +34,7 @@ section or the rows that carry that reference.
 from __future__ import annotations
 
 import bisect
+import heapq
 import functools
 import math
 import re
@@ -273,6 +274,9 @@ def romaji_of(japanese: str) -> str | None:
     return _kana2alphabet(hira).replace("-", "").replace(" ", "")
 
 
+_LONGEST_NAME = 24  # characters: longer Japanese names are matched as substrings of the fields only
+
+
 def _bigrams(run: str) -> list[str]:
     """The overlapping character pairs of a Japanese run (one character gives itself)."""
     return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
@@ -335,6 +339,7 @@ TERM_LIFT = 0.3   # share of a matching term's or row's score given to each sect
 ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
 LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
 EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
+BONUS_POOL = 120  # how many of the best-scored documents are weighed for the name bonuses
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
@@ -352,7 +357,8 @@ class SearchIndex:
         self._sections: dict[str, list[int]] = defaultdict(list)   # section ref -> rule docs
         self._row_refs: dict[tuple[str, str | None], list[int]] = defaultdict(list)
         self._ja_fields: list[tuple[str, int, float]] = []  # kana-folded Japanese text, doc, weight
-        self._ja_names: list[tuple[str, int, float]] = []   # short Japanese names found inside a query
+        self._ja_name_index: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
+        self._field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
         self._ja_grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
@@ -414,12 +420,17 @@ class SearchIndex:
         if len(parts) > 1:
             self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
 
+    def _field_grams_add(self, field: int, grams: tuple[str, ...]) -> None:
+        for g in grams:
+            self._field_grams[g].append(field)
+
     def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
         """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
         looked for inside longer queries."""
         if not text or text.isascii():
             return
         folded, grams_of_text, parts = _ja_parts(text)
+        self._field_grams_add(len(self._ja_fields), grams_of_text)
         self._ja_fields.append((folded, doc_id, weight))
         grams = self._ja_grams
         for g in grams_of_text:
@@ -427,7 +438,7 @@ class SearchIndex:
                 grams[g][doc_id] = weight
         if name:
             for part in parts:
-                self._ja_names.append((part, doc_id, weight))
+                self._ja_name_index[part].append((doc_id, weight))
 
     def _new(self, doc: _Doc) -> int:
         self.docs.append(doc)
@@ -580,17 +591,29 @@ class SearchIndex:
     def _japanese_unit(self, seg: str) -> dict[int, float]:
         """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``."""
         per: dict[int, float] = {}
-        for text, doc, w in self._ja_fields:
+        # fields holding every character pair of ``seg`` (its rarest pair narrows the scan)
+        if len(seg) >= 2:
+            pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
+            fields = min(pairs, key=len) if pairs else ()
+        else:
+            fields = range(len(self._ja_fields))
+        for i in fields:
+            text, doc, w = self._ja_fields[i]
             if seg in text:
                 s = w * (2.0 if text == seg else 1.0)
                 if s > per.get(doc, 0.0):
                     per[doc] = s
         if len(seg) >= 3:
-            for name, doc, w in self._ja_names:
-                if len(name) < len(seg) and name in seg:
-                    s = w * (0.4 + 0.6 * len(name) / len(seg))
-                    if s > per.get(doc, 0.0):
-                        per[doc] = s
+            # names standing inside the query: every piece of it looked up once
+            names = self._ja_name_index
+            for a in range(len(seg)):
+                for b in range(a + 2, min(len(seg), a + _LONGEST_NAME) + 1):
+                    if b - a == len(seg):
+                        continue
+                    for doc, w in names.get(seg[a:b], ()):
+                        s = w * (0.4 + 0.6 * (b - a) / len(seg))
+                        if s > per.get(doc, 0.0):
+                            per[doc] = s
             # a sentence (手牌を倒して見せてしまった): the share of its character pairs a field
             # holds, each pair counted by its rarity; pairs found nowhere (particles) do not count
             grams = [(g, self._ja_grams[g]) for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
@@ -708,19 +731,24 @@ class SearchIndex:
         qpairs = set(zip(qstems, qstems[1:]))
         best: dict[tuple, tuple[float, int]] = {}
         qforms = {phrase, compact, qkey, q, qja} if phrase else set()
-        for d, s in scores.items():
+        in_scope = [(s, d) for d, s in scores.items() if self._in_scope(self.docs[d], ruleset, editions)]
+        # the name bonuses are weighed for the best-scored documents only; the rest keep their score
+        pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        for s, d in in_scope:
             doc = self.docs[d]
-            if not self._in_scope(doc, ruleset, editions):
-                continue
-            if not qforms.isdisjoint(doc.exact_set):
+            if pool is not None and d not in pool:
+                pass
+            elif not qforms.isdisjoint(doc.exact_set):
                 # a glossary term named exactly comes first: it explains the word and links on
                 s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
             elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
                 s += PHRASE_BONUS
-            if qpairs and not qpairs.isdisjoint(doc.pairs):
+            if pool is not None and d not in pool:
+                pass
+            elif qpairs and not qpairs.isdisjoint(doc.pairs):
                 # words that stand together in a name ("closed kan", "riichi stick")
                 s += PAIR_BONUS * len(qpairs & doc.pairs)
-            if qset and not qset.isdisjoint(doc.stem_set):
+            if (pool is None or d in pool) and qset and not qset.isdisjoint(doc.stem_set):
                 s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
                                              for t in doc.title_stems if t)
             # one result per foul and ruleset: the foul's page shows all its rows
