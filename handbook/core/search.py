@@ -369,6 +369,7 @@ class SearchIndex:
         for k in self._keys:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
+        self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
 
     # --- building --------------------------------------------------------------------------
 
@@ -658,6 +659,15 @@ class SearchIndex:
             return doc.listed
         return doc.ruleset is None or doc.ruleset == ruleset
 
+    def _scope(self, ruleset: str | None, editions: bool) -> frozenset[int]:
+        """The documents a search with this ``ruleset`` may show (computed once per ruleset)."""
+        key = (ruleset, editions)
+        scope = self._scopes.get(key)
+        if scope is None:
+            scope = self._scopes[key] = frozenset(
+                i for i, doc in enumerate(self.docs) if self._in_scope(doc, ruleset, editions))
+        return scope
+
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
         """See :meth:`handbook.core.model.Library.search`."""
         return [_with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
@@ -668,6 +678,7 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
+        scope = self._scope(ruleset, editions)
         scores: dict[int, float] = defaultdict(float)
         ref = _REF.match(q)
         if ref and ("." in ref.group(1) or ref.group(2) or q.startswith("§")):
@@ -692,7 +703,7 @@ class SearchIndex:
             raw: dict[int, float] = defaultdict(float)
             for per, idf in known:
                 for d, s in per.items():
-                    if self._in_scope(self.docs[d], ruleset, editions):
+                    if d in scope:
                         matched[d] += idf
                         raw[d] += idf * s
             for d, r in raw.items():
@@ -731,7 +742,7 @@ class SearchIndex:
         qpairs = set(zip(qstems, qstems[1:]))
         best: dict[tuple, tuple[float, int]] = {}
         qforms = {phrase, compact, qkey, q, qja} if phrase else set()
-        in_scope = [(s, d) for d, s in scores.items() if self._in_scope(self.docs[d], ruleset, editions)]
+        in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
         pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
         for s, d in in_scope:
