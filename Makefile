@@ -36,8 +36,9 @@ pwa: $(STAMP) node
 run: $(STAMP)
 	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
-## every test: core, content, views, real-browser and offline-PWA tests
+## lint (ruff) and every test: core, content, views, real-browser and offline-PWA tests
 test: $(STAMP) chromium node
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 test-core: $(STAMP)

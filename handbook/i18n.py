@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime
 import gettext as _gettext
-from collections.abc import Iterable
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date as _babel_format_date

@@ -29,6 +29,7 @@ import fastjsonschema
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
+from handbook.core.load import default_library
 from handbook.core.model import Library
 from handbook.core.study import KINDS, Card
 from handbook.storage import transaction
@@ -262,8 +263,6 @@ class StudyStore:
     def __init__(self, db: "TinyDB", library: Library | None = None, *,
                  scheduler: Scheduler | None = None) -> None:
         if library is None:
-            from handbook import default_library
-
             library = default_library()
         self.db = db
         self.library = library

@@ -630,7 +630,7 @@ class Handbook:
         Flutter sometimes drops the first tap after a frame change; a second tap fixes it.
         """
         per_try = max(2.0, timeout / attempts)
-        for attempt in range(attempts):
+        for _attempt in range(attempts):
             with contextlib.suppress(Exception):
                 locator.click(timeout=per_try * 1000)
             if expect is None:

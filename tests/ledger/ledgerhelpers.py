@@ -8,7 +8,6 @@ import dataclasses
 import inspect
 import sys
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 from flet.controls.base_control import BaseControl

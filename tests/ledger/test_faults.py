@@ -4,7 +4,6 @@ refused or reported with a clear message."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import json
 

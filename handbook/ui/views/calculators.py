@@ -505,13 +505,12 @@ def build_revealed(ctx: AppContext) -> ft.View:
 
 # ------------------------------------------------------------------ /tools/strikes
 
-def build_strikes(ctx: AppContext) -> ft.View:
+def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
     """The AZRM strike window: Strike dates (typed, picked or from a ledger player) and the day
     → today's count, the window, the countdown, Suspension, Ban; the literal reading stated."""
     from handbook.ui.views.ledger import get_ledger
 
     _ = ctx._
-    lib = ctx.library
     q = ctx.query
     ledger = get_ledger(ctx)
     today = datetime.date.today()
@@ -840,7 +839,7 @@ def _points_box(label: str, value: str, on_change, *, key: str, width: int | Non
         on_change=on_change)
 
 
-def build_final(ctx: AppContext) -> ft.View:
+def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
     """End of the hanchan: ruleset, the four table scores (± sign, grouped as typed), riichi sticks
     left, penalties per seat (P) → rank, table points, uma, sticks, penalty and final P per seat,
     each rule with its section; a total that does not add up is answered with by how much."""

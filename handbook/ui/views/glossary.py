@@ -3,7 +3,7 @@ either script) and ``/glossary/<id>`` (one term with its sections and see-also t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import flet as ft
 

@@ -264,7 +264,7 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 
 # ------------------------------------------------------------------ /ledger
 
-def build_ledger(ctx: AppContext) -> ft.View:
+def build_ledger(ctx: AppContext) -> ft.View:  # noqa: C901
     """Players, the form to add a record, export and import."""
     _ = ctx._
     if not judge_ok(ctx):
