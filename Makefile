@@ -36,9 +36,10 @@ pwa: $(STAMP) node
 run: $(STAMP)
 	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
-## lint (ruff) and every test: core, content, views, real-browser and offline-PWA tests
+## lint (ruff), the import contracts (import-linter) and every test: core, content, views, real-browser and offline-PWA tests
 test: $(STAMP) chromium node
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 test-core: $(STAMP)

@@ -776,28 +776,6 @@ def _short(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# --- the app's ledger ------------------------------------------------------------------------
-
-_app_ledger: Ledger | None = None
-
-
-async def app_ledger(page: Any = None) -> Ledger:
-    """The ledger the app uses, opened once per process (:func:`handbook.storage.open_app_db`:
-    the JSON file in the data folder, or SharedPreferences in the browser build)."""
-    global _app_ledger
-    if _app_ledger is None:
-        from handbook.storage import open_app_db
-
-        _app_ledger = Ledger(await open_app_db(page))
-    return _app_ledger
-
-
-def set_app_ledger(ledger: Ledger | None) -> None:
-    """Replace the app's ledger (tests, or a data folder chosen at start-up)."""
-    global _app_ledger
-    _app_ledger = ledger
-
-
 def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:
     """The Strike days among ``records`` (AZRM records with ``strike`` true)."""
     return sorted(r.date for r in records if _is_strike(r))

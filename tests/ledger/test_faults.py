@@ -74,7 +74,7 @@ def test_the_form_refuses_an_early_strike_and_the_player_page_survives_a_stored_
         ctx, app_ledger):
     from ledgerhelpers import Event, by_key, fire, visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     v = build_view(ctx, "/ledger")
     by_key(v, "player-name").value = "Cal"
@@ -115,7 +115,7 @@ def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_le
                                                                     errno_name, reason):
     from ledgerhelpers import Event, by_key, fire, visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     app_ledger.add("Dan", "2026-04-01", "azrm", NOTEN)
     before = app_ledger.db.storage.path.read_bytes()
@@ -169,7 +169,7 @@ def test_a_read_only_folder_fails_the_write_and_keeps_the_file(tmp_path, library
 def test_one_record_with_a_wrong_type_is_skipped_and_reported(ctx, app_ledger, field, value):
     from ledgerhelpers import visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     app_ledger.add("Gil", "2026-04-01", "azrm", NOTEN)
     app_ledger.add("Hana", "2026-04-01", "azrm", NOTEN)

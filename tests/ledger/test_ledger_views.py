@@ -11,7 +11,7 @@ import pytest
 from ledgerhelpers import Event, by_key, by_label, fire, visible_texts, walk
 
 from handbook.storage import DamageReport
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
 
 TODAY = datetime.date.today()
@@ -330,36 +330,28 @@ def test_by_label_helper_finds_the_on_date(ctx):
 
 def test_browser_build_opens_the_ledger_from_shared_preferences(ctx, library, monkeypatch):
     """In Pyodide the ledger is loaded asynchronously: a spinner first, then the screen."""
-    from handbook import ledger as ledger_mod
-    from handbook import storage
-    from handbook.ledger import Ledger
-    from handbook.ui.views import ledger as ledger_view
-
-    opened = []
-
     from tinydb import TinyDB
     from tinydb.storages import MemoryStorage
+
+    from handbook.ui import stores as stores_mod
+
+    opened = []
 
     async def fake_open(page=None, path=None):
         db = TinyDB(storage=MemoryStorage)
         opened.append(db)
         return db
 
-    monkeypatch.setattr(ledger_view, "is_web", lambda: True)
-    monkeypatch.setattr(storage, "open_app_db", fake_open)
-    monkeypatch.setattr(ledger_mod, "Ledger", lambda db: Ledger(db, library))
-    ledger_mod.set_app_ledger(None)
+    monkeypatch.setattr(stores_mod, "is_web", lambda: True)
+    monkeypatch.setattr(stores_mod, "open_app_db", fake_open)
     refreshed = []
     ctx.refresher = lambda: refreshed.append(True)
-    try:
-        first = view(ctx, "/ledger")  # the stub page runs the load at once
-        assert len(opened) == 1 and refreshed == [True]
-        assert "Opening the ledger" in visible_texts(first)
-        second = view(ctx, "/ledger")
-        assert "Add a record" in visible_texts(second)
-        assert len(opened) == 1
-    finally:
-        ledger_mod.set_app_ledger(None)
+    first = view(ctx, "/ledger")  # the stub page runs the load at once
+    assert len(opened) == 1 and refreshed == [True]
+    assert "Opening the ledger" in visible_texts(first)
+    second = view(ctx, "/ledger")
+    assert "Add a record" in visible_texts(second)
+    assert len(opened) == 1
 
 
 def test_ledger_menu_arrow_is_named(ctx, app_ledger):

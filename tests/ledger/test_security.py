@@ -8,7 +8,7 @@ import pytest
 from ledgerhelpers import by_key, fire, visible_texts, walk
 
 from handbook import ledger as ledger_mod
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 
 
 class FakePicker:

@@ -151,11 +151,11 @@ def test_set_locale_switches_every_string(ja_catalogue, library):
     assert i18n._("Rules") == "Rules"  # untranslated: English source
     assert "ja" in i18n.available_locales(str(ja_catalogue))
     # screens pick it up without changes
-    from handbook.ui import routes
+    from handbook.ui import screens
     from handbook.ui.context import AppContext
 
     ctx = AppContext(page=StubPage(), library=library, _=i18n.gettext)
-    view = routes.build_view(ctx, "/")
+    view = screens.build_view(ctx, "/")
     assert find(view, ft.TextField, label="検索")
     assert find(view, ft.IconButton, tooltip="テーマ: システム")
     assert view.navigation_bar.destinations[0].label == "検索"

@@ -15,7 +15,7 @@ import handbook
 from handbook.core import rulings
 from handbook.ui.app import HandbookApp, Preferences
 from handbook.ui.errors import MESSAGES, readable
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
 from handbook.ui.widgets import body_list
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import flet as ft
 
@@ -26,16 +25,32 @@ from handbook import i18n
 from handbook.core.model import Library, Penalty
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
-from handbook.ui.routes import penalty_route, section_route
-from handbook.ui.text import leading_ref, ref_label
+from handbook.ui.text import ref_label
 from handbook.ui.errors import readable
-from handbook.ui.widgets import choice_buttons, handbook_notes, show_snack, switch_row
+from handbook.ui.gate import judged_ledger
+from handbook.ui.widgets import (
+    BIG,
+    BODY_SIZE,
+    MEDIUM,
+    SMALL_SIZE,
+    captioned,
+    choice_buttons,
+    default_ruleset,
+    error_box,
+    fact,
+    handbook_notes,
+    icon_button,
+    named,
+    show_snack,
+    source_button,
+    source_link,
+    strike_status_controls,
+    switch_row,
+    update_page,
+    yes_no,
+)
 
-BIG = 30
-MEDIUM = 20
 USUAL = "usual"  # the chombo screen's foul picker: the ruleset's usual chombo
-BODY = 16
-SMALL = 14
 
 SEAT_NAMES = {"E": N_("East (dealer)"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 SOURCE_NAMES = {"hand": N_("Hand"), "wall": N_("Wall"), "dead_wall": N_("Dead wall"),
@@ -46,47 +61,10 @@ PENALTY_NAMES = {
     Penalty.CHOMBO: N_("Chombo"), Penalty.POINT_PENALTY: N_("Point penalty"),
     Penalty.DISCRETION: N_("Referee's discretion"), Penalty.DISQUALIFICATION: N_("Disqualification"),
 }
-LITERAL_READING = N_(
-    "Reading used (AZRM §1.4): a Strike recorded while more than 2 stand on its day or more than 5 "
-    "in its 30-day window issues a new Suspension unless one is in force, and Strikes that caused "
-    "one still count toward the next; the club president and their designated officials decide.")
+
 
 
 # ------------------------------------------------------------------ data (no flet)
-
-def default_ruleset(library: Library, chosen: str | None, query: str | None = None,
-                    allowed: Sequence[str] | None = None) -> str:
-    """The ruleset a calculator starts with: the query's, else the chosen one, else the first."""
-    ids = [r for r in library.rulesets if allowed is None or r in allowed]
-    for candidate in (query, chosen):
-        if candidate in ids:
-            return candidate  # type: ignore[return-value]
-    return ids[0]
-
-
-@dataclass(frozen=True)
-class SourceLink:
-    """Where a ruling's § link goes: ``label`` ("AZRM §2.4") and ``route``."""
-
-    label: str
-    route: str
-
-
-def source_link(library: Library, ruleset: str, ref: str, foul: str | None = None) -> SourceLink:
-    """The screen that shows ``ref``: the ruleset's own section, the section of the ruleset it is
-    based on, or else its penalty table (at the foul's row when ``foul`` names one)."""
-    rs = library.rulesets[ruleset]
-    label = f"{rs.short} {ref_label(ref)}"
-    sec = leading_ref(ref)
-    for rid in (ruleset, rs.base):
-        if rid and sec and library.rulesets[rid].has_section(sec):
-            return SourceLink(label, section_route(rid, sec))
-    if foul:
-        row = next((r for r in rs.penalties if r.foul == foul), None)
-        if row is not None:
-            return SourceLink(label, penalty_route(ruleset, row.id))
-    return SourceLink(label, penalty_route(ruleset))
-
 
 def parse_tiles(text: str) -> int:
     """The tile count typed in the box; ``ValueError`` naming ``tiles`` otherwise (range checks are
@@ -155,47 +133,10 @@ def _ruleset_picker(ctx: AppContext, value: str, on_pick: Callable[[str], None],
         on_pick(e.control.value)
 
     return named(ft.Dropdown(
-        label=_("Ruleset"), value=value, expand=True, text_size=BODY,
+        label=_("Ruleset"), value=value, expand=True, text_size=BODY_SIZE,
         options=[ft.DropdownOption(key=r, text=ctx.library.rulesets[r].short) for r in ids],
         on_select=picked, key="ruleset",
     ))
-
-
-def named(dropdown: ft.Dropdown) -> ft.Control:
-    """A dropdown whose accessible name is its label (Flutter does not expose the label)."""
-    return ft.Semantics(label=dropdown.label, content=dropdown, expand=dropdown.expand)
-
-
-def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = TOUCH,
-                key: str | None = None, **kw) -> ft.IconButton:
-    """An icon button at least 48 px square whose accessible name (and tooltip) is ``name``."""
-    cls = ft.FilledTonalIconButton if filled else ft.IconButton
-    return cls(icon=ft.Icon(icon, semantics_label=name), tooltip=name, width=size, height=size,
-               on_click=on_click, key=key, **kw)
-
-
-def labelled(label: str, control: ft.Control) -> ft.Control:
-    """A caption above a control that has no label of its own (segmented buttons)."""
-    return ft.Column(
-        controls=[ft.Text(label, size=SMALL, weight=ft.FontWeight.W_600,
-                          color=ft.Colors.ON_SURFACE_VARIANT),
-                  ft.Semantics(label=label, container=True, content=control)],
-        spacing=4, tight=True,
-    )
-
-
-def _fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
-          color: str | None = None, note: str | None = None) -> ft.Control:
-    """A result line: small caption, large value, optional small note (one semantics node:
-    "label: value (note)")."""
-    lines = [ft.Text(label, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-             ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)]
-    if note:
-        lines.append(ft.Text(note, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Semantics(
-        label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
-        content=ft.Column(controls=lines, spacing=0, tight=True),
-    )
 
 
 def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, strike: bool) -> ft.Control:
@@ -204,9 +145,9 @@ def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, 
     _ = ctx._
     where = f"{ctx.short(ruleset)} {ref_label(ref)}"
     name = _("{where}: {penalty}, {points}P deducted, Strike: {strike}").format(
-        where=where, penalty=penalty, points=points, strike=_yes_no(ctx, strike))
+        where=where, penalty=penalty, points=points, strike=yes_no(ctx, strike))
     return ft.Semantics(label=name, container=True, key="ruling", content=ft.Text(
-        where, size=SMALL, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+        where, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
 
 
 def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
@@ -217,42 +158,9 @@ def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
     )
 
 
-def error_box(text: str) -> ft.Control:
-    return ft.Container(
-        content=ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
-                        ft.Text(text, size=BODY, color=ft.Colors.ON_ERROR_CONTAINER, expand=True)],
-                       vertical_alignment=ft.CrossAxisAlignment.START),
-        bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="error",
-    )
-
-
 def _notes(notes: Sequence[str]) -> list[ft.Control]:
-    return [ft.Row([ft.Text("•", size=BODY), ft.Text(n, size=BODY, expand=True)],
+    return [ft.Row([ft.Text("•", size=BODY_SIZE), ft.Text(n, size=BODY_SIZE, expand=True)],
                    vertical_alignment=ft.CrossAxisAlignment.START, spacing=8) for n in notes]
-
-
-def _link(ctx: AppContext, link: SourceLink) -> ft.Control:
-    _ = ctx._
-    return ft.TextButton(
-        content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
-        on_click=lambda e: ctx.navigate(link.route),
-        height=TOUCH, key="source-link",
-    )
-
-
-def _yes_no(ctx: AppContext, value: bool) -> str:
-    return ctx._("Yes") if value else ctx._("No")
-
-
-def _date(d: datetime.date | None) -> str:
-    return i18n.format_date(d) if d else "—"
-
-
-def update_page(ctx: AppContext) -> None:
-    try:
-        ctx.page.update()
-    except Exception:  # noqa: BLE001 - a page stub in tests
-        pass
 
 
 # ------------------------------------------------------------------ /tools
@@ -303,7 +211,7 @@ def build_chombo(ctx: AppContext) -> ft.View:
         options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
         options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
         return named(ft.Dropdown(label=_("Foul"), value=state["foul"], options=options, expand=True,
-                                 text_size=BODY, on_select=pick_foul, key="foul"))
+                                 text_size=BODY_SIZE, on_select=pick_foul, key="foul"))
 
     def show() -> None:
         try:
@@ -315,35 +223,35 @@ def build_chombo(ctx: AppContext) -> ft.View:
         rs = lib.rulesets[state["ruleset"]]
         rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
         if any(s.payments.values()):
-            rows.append(ft.Text(_("Payments (table points)"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
             for seat in handbook.SEATS:
                 who = _(SEAT_NAMES[seat])
                 if seat == state["seat"]:
                     who = _("{seat} — offender").format(seat=who)
                 rows.append(ft.Semantics(
                     label=f"{who}: {signed(s.payments[seat])}", container=True,
-                    content=ft.Row([ft.Text(who, size=BODY, expand=True),
+                    content=ft.Row([ft.Text(who, size=BODY_SIZE, expand=True),
                                     ft.Text(signed(s.payments[seat]), size=BIG - 4,
                                             weight=ft.FontWeight.W_700)])))
         else:
             rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
                                 weight=ft.FontWeight.W_600, key="no-payment"))
         rows.append(ft.Row([
-            ft.Container(_fact(_("Points deducted"), f"{s.points}P", size=BIG, key="points"),
+            ft.Container(fact(_("Points deducted"), f"{s.points}P", size=BIG, key="points"),
                          expand=True),
-            ft.Container(_fact(_("Strike"), _yes_no(ctx, s.strike), size=BIG, key="strike",
+            ft.Container(fact(_("Strike"), yes_no(ctx, s.strike), size=BIG, key="strike",
                                color=ft.Colors.ERROR if s.strike else None), expand=True),
         ]))
-        rows.append(ft.Text(_("What happens to the hand"), size=SMALL, weight=ft.FontWeight.W_600))
+        rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += _notes(hand_effects(s, _))
         if s.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
             rows += _notes(s.notes)
         # the handbook's readings and the editions that settle a chombo differently
         interpretations, edition_notes = rs.notes_for_tool("chombo")
         rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations,
                                edition_notes=edition_notes)
-        rows.append(_link(ctx, source_link(lib, rs.id, s.ref, s.foul)))
+        rows.append(source_button(ctx, source_link(lib, rs.id, s.ref, s.foul)))
         result.controls = [_card(rows)]
 
     def pick_ruleset(value: str) -> None:
@@ -378,8 +286,8 @@ def build_chombo(ctx: AppContext) -> ft.View:
         controls=[
             ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
             foul_slot,
-            labelled(_("Offender seat"), ft.Row([seats])),
-            ft.Text(_("East is the dealer."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+            captioned(_("Offender seat"), ft.Row([seats])),
+            ft.Text(_("East is the dealer."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
             result,
         ],
     )
@@ -417,31 +325,31 @@ def build_revealed(ctx: AppContext) -> ft.View:
         row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
         headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
         rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
-                                  _fact(_("Penalty"), headline, size=BIG, key="penalty")]
+                                  fact(_("Penalty"), headline, size=BIG, key="penalty")]
         if r.choices:
-            rows.append(ft.Text(_("The referee's call"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows.append(ft.Text(_("The referee's call"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
             rows += [ft.Semantics(
                 label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
-                content=ft.Row([ft.Text("•", size=BODY),
+                content=ft.Row([ft.Text("•", size=BODY_SIZE),
                                 ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
-                                           *([ft.Text(c.when, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT)]
+                                           *([ft.Text(c.when, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
                                              if c.when else [])], spacing=0, tight=True, expand=True)],
                                vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
                 for i, c in enumerate(r.choices)]
         if row is not None and not r.choices:
             rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul,
                                                                           penalty=row.penalty),
-                                size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+                                size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
         rows.append(ft.Row([
-            ft.Container(_fact(_("Points deducted"), f"{r.points}P", size=BIG, key="points"),
+            ft.Container(fact(_("Points deducted"), f"{r.points}P", size=BIG, key="points"),
                          expand=True),
-            ft.Container(_fact(_("Strike"), _yes_no(ctx, r.strike), size=BIG, key="strike",
+            ft.Container(fact(_("Strike"), yes_no(ctx, r.strike), size=BIG, key="strike",
                                color=ft.Colors.ERROR if r.strike else None), expand=True),
         ]))
         if r.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+            rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
             rows += _notes(r.notes)
-        rows.append(_link(ctx, source_link(lib, rs.id, r.ref, r.foul)))
+        rows.append(source_button(ctx, source_link(lib, rs.id, r.ref, r.foul)))
         result.controls = [_card(rows)]
 
     def refresh() -> None:
@@ -495,9 +403,9 @@ def build_revealed(ctx: AppContext) -> ft.View:
         controls=[
             ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
             stepper,
-            labelled(_("Source"), sources),
+            captioned(_("Source"), sources),
             switch_row(ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
-                                 label_text_style=ft.TextStyle(size=BODY))),
+                                 label_text_style=ft.TextStyle(size=BODY_SIZE))),
             result,
         ],
     )
@@ -508,11 +416,9 @@ def build_revealed(ctx: AppContext) -> ft.View:
 def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
     """The AZRM strike window: Strike dates (typed, picked or from a ledger player) and the day
     → today's count, the window, the countdown, Suspension, Ban; the literal reading stated."""
-    from handbook.ui.views.ledger import get_ledger
-
     _ = ctx._
     q = ctx.query
-    ledger = get_ledger(ctx)
+    ledger = judged_ledger(ctx)
     today = datetime.date.today()
     player = q.get("player")
     dates_text = q.get("dates", "").replace(",", "\n")
@@ -524,9 +430,9 @@ def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
     dates_box = ft.TextField(
         label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
         hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
-        text_size=BODY, key="strike-dates",
+        text_size=BODY_SIZE, key="strike-dates",
     )
-    on_box = ft.TextField(label=_("On date"), value=state["on"], expand=True, text_size=BODY,
+    on_box = ft.TextField(label=_("On date"), value=state["on"], expand=True, text_size=BODY_SIZE,
                           hint_text="YYYY-MM-DD", key="on-date")
 
     def show() -> None:
@@ -617,52 +523,6 @@ def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
 def _player_label(ctx: AppContext, p) -> str:
     name = p.name if not p.club else f"{p.name} ({p.club})"
     return ctx._("{name} — {n} Strike(s)").format(name=name, n=p.strikes)
-
-
-def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus, *, link: bool = True,
-                           literal: bool = True) -> list[ft.Control]:
-    """The countdown: headline, figures with Babel-formatted dates, the reading used in one
-    sentence (always: the strikes screen and the ledger's player screen both state it; ``literal``
-    is kept for callers and no longer hides it), § link (``link``). Shared with the ledger."""
-    _ = ctx._
-    if s.banned:
-        headline, color = _("Banned"), ft.Colors.ERROR
-    elif s.suspended:
-        headline, color = _("Suspended"), ft.Colors.ERROR
-    else:
-        headline, color = _("Not suspended"), None
-    rows: list[ft.Control] = [
-        ft.Semantics(label=_("Standing: {v}").format(v=headline), container=True, key="standing",
-                     content=ft.Text(headline, size=BIG + 2, weight=ft.FontWeight.W_800, color=color)),
-    ]
-    if s.suspended:
-        rows.append(_fact(_("Suspension"), _("{first} to {last} (both included)").format(
-            first=_date(s.suspension_start), last=_date(s.suspension_end)), key="suspension"))
-
-    def cell(control: ft.Control) -> ft.Control:
-        return ft.Container(control, expand=True)
-
-    rows += [
-        ft.Row([
-            cell(_fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today")),
-            cell(_fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window")),
-            cell(_fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
-                       key="until")),
-        ], vertical_alignment=ft.CrossAxisAlignment.END),
-        _fact(_("Window"), _("{start} to {on}").format(start=_date(s.window_start), on=_date(s.on)),
-              size=BODY + 2, key="window"),
-        _fact(_("Next drop-out"), _date(s.next_drop_out) if s.next_drop_out
-              else _("No Strikes in the window"), size=BODY + 2, key="drop-out",
-              note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
-        ft.Row([
-            cell(_fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4, key="suspensions")),
-            cell(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
-        ]),
-    ]
-    rows.append(ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"))
-    if link and "azrm" in ctx.library.rulesets:
-        rows.append(_link(ctx, source_link(ctx.library, "azrm", "1.4")))
-    return rows
 
 
 __all__ = [
@@ -786,7 +646,7 @@ def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
     seat = _(FINAL_SEAT_NAMES[r.seat])
 
     def cell(label: str, value: str, key: str) -> ft.Control:
-        return ft.Container(_fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
+        return ft.Container(fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
 
     head = ft.Semantics(
         label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final)),
@@ -810,7 +670,7 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
     lib = ctx.library
     rows: list[ft.Control] = [_final_row(ctx, r) for r in f.rows]
     rows.append(ft.Text(_("Final P = (table − {start}) / 1,000 + sticks + uma − penalty").format(
-        start=i18n.format_decimal(f.start)), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+        start=i18n.format_decimal(f.start)), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u) for u in f.uma_scheme)), "uma"),
              (_("Riichi sticks left: {rule}").format(rule=_(DEPOSIT_RULE_NAMES[f.deposits_to])), "deposits"),
              (_("Starting points {start}").format(start=i18n.format_decimal(f.start)), "start"),
@@ -819,15 +679,15 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
         if what not in f.sources:
             continue
         rid, ref = f.sources[what]
-        rows.append(ft.Column([ft.Text(text, size=BODY, weight=ft.FontWeight.W_600),
-                               _link(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
+        rows.append(ft.Column([ft.Text(text, size=BODY_SIZE, weight=ft.FontWeight.W_600),
+                               source_button(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
     if f.notes:
-        rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+        rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += _notes(f.notes)
     text = final_text(f, lib, _)
     rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
                                              on_click=lambda e: on_copy(text), key="copy")]))
-    rows.append(ft.Text(text, size=SMALL, selectable=True, key="plain-text", font_family="monospace"))
+    rows.append(ft.Text(text, size=SMALL_SIZE, selectable=True, key="plain-text", font_family="monospace"))
     return [_card(rows)]
 
 
@@ -851,7 +711,7 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
 
     def show() -> None:
         if st.missing():
-            result.controls = [ft.Text(_("Enter the four table scores."), size=BODY, italic=True,
+            result.controls = [ft.Text(_("Enter the four table scores."), size=BODY_SIZE, italic=True,
                                        key="final-hint")]
             return
         try:
@@ -940,7 +800,7 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
             boxes[seat], pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START))
     stick_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
     sticks = ft.Row([
-        ft.Text(_("Riichi sticks left"), size=BODY, expand=True),
+        ft.Text(_("Riichi sticks left"), size=BODY_SIZE, expand=True),
         icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: step(-1), filled=True,
                     style=stick_style, key="fewer-sticks"),
         sticks_name,
@@ -952,6 +812,6 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
     return ctx.view(route=ctx.route, title=_("End of hanchan"), controls=[
         ft.Row([_ruleset_picker(ctx, st.ruleset, pick_ruleset, ids)]),
         ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
-                  "typed from the penalties given."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+                  "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
         *score_rows, sticks, result,
     ])

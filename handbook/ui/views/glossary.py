@@ -12,8 +12,8 @@ from handbook.core.search import fold, romaji_key
 from handbook.ui.context import AppContext
 from handbook.ui.routes import section_route, term_route
 from handbook.ui.text import ref_label
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     refresh,
     BODY_SIZE,
     SMALL_SIZE,

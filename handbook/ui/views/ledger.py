@@ -8,7 +8,7 @@ Accessible names: "Player", "Club id (optional)", "Date", "Pick the date", "Rule
 "Strike (the judge decides)", "Points (the judge decides)", "Table/round note", "Add record",
 "Export JSON", "Export CSV", "Import a file", "Remove record", "Undo".
 
-Storage: :func:`get_ledger` opens the app's ledger once per process — the JSON file in the data
+Storage: :func:`handbook.ui.gate.judged_ledger` gives the app's ledger (``ctx.stores``) — the JSON file in the data
 folder (shared by every browser tab in server mode), or SharedPreferences in the browser build
 (loaded asynchronously; the screen shows a spinner until then). A damaged data file that was
 moved aside is reported in a banner.
@@ -17,7 +17,6 @@ moved aside is reported in a banner.
 from __future__ import annotations
 
 import datetime
-import threading
 from collections.abc import Callable
 
 import flet as ft
@@ -28,50 +27,22 @@ from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import is_web
 from handbook.ui.context import TOUCH, AppContext
-from handbook.ui.gate import judge_ok, lock_action, passphrase_view
+from handbook.ui.gate import judge_ok, judged_ledger, lock_action, passphrase_view
 from handbook.ui.routes import build_route
-from handbook.ui.views.calculators import (
-    BODY,
+from handbook.ui.widgets import (
+    BODY_SIZE as BODY,
     MEDIUM,
-    SMALL,
+    SMALL_SIZE as SMALL,
+    captioned,
     default_ruleset,
     error_box,
     icon_button,
-    labelled,
     named,
     strike_status_controls,
     update_page,
 )
 
-_open_lock = threading.Lock()
 EXPORT_FOLDER = "exports"
-
-
-# ------------------------------------------------------------------ the app's ledger
-
-def get_ledger(ctx: AppContext) -> Ledger | None:
-    """The app's ledger; ``None`` while the browser build is still loading it (the screen is
-    rebuilt when it is ready), and for a session that has not given the judge passphrase
-    (:func:`handbook.ui.gate.judge_ok`), so no screen shows ledger data to it."""
-    if not judge_ok(ctx):
-        return None
-    current = ledger_mod._app_ledger  # noqa: SLF001 - the module keeps the one instance
-    if current is not None:
-        return current
-    if not is_web():
-        with _open_lock:
-            if ledger_mod._app_ledger is None:  # noqa: SLF001
-                from handbook.storage import open_db
-
-                ledger_mod.set_app_ledger(Ledger(open_db(), ctx.library))
-        return ledger_mod._app_ledger  # noqa: SLF001
-
-    async def load() -> None:
-        await ledger_mod.app_ledger(ctx.page)
-        ctx.refresh()
-
-    ctx.page.run_task(load)
-    return None
 
 
 def _loading(ctx: AppContext, title: str) -> ft.View:
@@ -269,7 +240,7 @@ def build_ledger(ctx: AppContext) -> ft.View:  # noqa: C901
     _ = ctx._
     if not judge_ok(ctx):
         return passphrase_view(ctx, _("Ledger"))
-    ledger = get_ledger(ctx)
+    ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, _("Ledger"))
     lib = ctx.library
@@ -314,7 +285,7 @@ def build_ledger(ctx: AppContext) -> ft.View:  # noqa: C901
                   ft.Segment(value="no", label=ft.Text(_("No Strike")))],
         selected=[], allow_empty_selection=True, show_selected_icon=False, expand=True,
         key="judge-strike")
-    strike_switch = ft.Container(content=labelled(_("Strike (the judge decides)"),
+    strike_switch = ft.Container(content=captioned(_("Strike (the judge decides)"),
                                                    ft.Row([strike_choice])), visible=False)
     points_box = ft.TextField(label=_("Points (the judge decides)"), visible=False, width=220,
                               keyboard_type=ft.KeyboardType.NUMBER, suffix="P", key="judge-points")
@@ -501,7 +472,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     _ = ctx._
     if not judge_ok(ctx):
         return passphrase_view(ctx, _("Ledger"))
-    ledger = get_ledger(ctx)
+    ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, player)
     found = ledger.player(player)

@@ -16,8 +16,8 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, outcome_lines, ref_label
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     refresh,
     BODY_SIZE,
     SMALL_SIZE,

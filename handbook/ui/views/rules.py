@@ -14,8 +14,8 @@ from handbook.core.model import Edition, Library, PenaltyRow, Ruleset, Section, 
 from handbook.ui.context import AppContext
 from handbook.ui.routes import editions_route, penalty_route, section_route, term_route
 from handbook.ui.text import ref_label, section_links
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     BODY_SIZE,
     SMALL_SIZE,
     badge,

@@ -14,8 +14,7 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
-from handbook.ui.views.study import recent_controls
-from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
+from handbook.ui.widgets import recent_controls, refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
 
 #: group order on screen, with the (untranslated) headings
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -197,7 +196,7 @@ def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | No
 
 def start_controls(ctx: AppContext) -> list[ft.Control]:
     """What the home screen shows before anything is typed: examples, the entries opened last
-    (handbook.ui.views.study.recent_controls), and where to browse and study."""
+    (handbook.ui.widgets.recent_controls), and where to browse and study."""
     _ = ctx._
     examples = ["見せ牌", "kuikae", "empty call", "§2.4", "chombo"]
 

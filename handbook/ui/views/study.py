@@ -15,20 +15,18 @@ Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookm
 from __future__ import annotations
 
 import datetime
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import flet as ft
 
 from handbook import study as study_mod
 from handbook.core.study import Card, study_deck
 from handbook.i18n import N_
-from handbook.storage import is_web
-from handbook.study import Counts, Entry, StudyImportError, StudyStore
-from handbook.ui.context import TOUCH, AppContext, labelled
+from handbook.study import Counts, StudyImportError, StudyStore
+from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
 from handbook.ui.text import ref_label
-from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, nav_tile, refresh, section_heading
+from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading
 
 #: what each kind of card asks, shown above its prompt
 QUESTIONS = {
@@ -51,30 +49,6 @@ RATING_BUTTONS = (("again", N_("Again"), ft.Colors.ERROR_CONTAINER),
                   ("good", N_("Good"), ft.Colors.PRIMARY_CONTAINER),
                   ("easy", N_("Easy"), ft.Colors.SECONDARY_CONTAINER))
 EXAM_SIZE = 20
-_open_lock = threading.Lock()
-
-
-# ------------------------------------------------------------------ the store
-
-
-def get_store(ctx: AppContext) -> StudyStore | None:
-    """The app's study store; ``None`` while the browser build is still loading it (the screen
-    is rebuilt when it is ready)."""
-    current = study_mod.current_store()
-    if current is not None:
-        return current
-    if not is_web():
-        with _open_lock:
-            if study_mod.current_store() is None:
-                study_mod.set_app_store(StudyStore(study_mod.open_study_db(), ctx.library))
-        return study_mod.current_store()
-
-    async def load() -> None:
-        await study_mod.app_store(ctx.page, ctx.library)
-        ctx.refresh()
-
-    ctx.page.run_task(load)
-    return None
 
 
 def _loading(ctx: AppContext, title: str) -> ft.View:
@@ -190,7 +164,7 @@ def _big_button(text: str, color: str, on_click: Callable, key: str) -> ft.Contr
 def build_study(ctx: AppContext) -> ft.View:
     """Due and new cards of a deck; one card at a time."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Study"))
     rid = deck_id(ctx)
@@ -264,7 +238,7 @@ def progress_bar(ctx: AppContext, counts: Counts) -> ft.Control:
 def build_progress(ctx: AppContext) -> ft.View:
     """Learned / due / new per kind of card, the most-missed cards, export and import."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Progress"))
     rid = deck_id(ctx)
@@ -406,22 +380,10 @@ def build_exam(ctx: AppContext) -> ft.View:
 # ------------------------------------------------------------------ bookmarks and recent
 
 
-ENTRY_ICONS = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}
-
-
-def entry_tiles(ctx: AppContext, entries: Sequence[Entry]) -> list[ft.Control]:
-    out = []
-    for e in entries:
-        title = e.title(ctx.library)
-        if title:
-            out.append(nav_tile(ctx, title, e.route, leading=ft.Icon(ENTRY_ICONS[e.kind], color=ft.Colors.PRIMARY)))
-    return out
-
-
 def build_bookmarks(ctx: AppContext) -> ft.View:
     """Every starred section, foul and term, newest first."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Bookmarks"))
     tiles = entry_tiles(ctx, store.bookmarks())
@@ -430,70 +392,5 @@ def build_bookmarks(ctx: AppContext) -> ft.View:
                                                     "a penalty or a term."))])
 
 
-def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None]) -> ft.Control:
-    """A slot filled by ``fill(store)``: at once when the store is open, else (browser build) as
-    soon as it has loaded, without rebuilding the screen. Storage trouble leaves the slot empty:
-    it never breaks the page around it."""
-    slot = ft.Container()
-
-    def put(store: StudyStore) -> None:
-        try:
-            slot.content = fill(store)
-        except (OSError, ValueError):
-            slot.content = None
-
-    store = study_mod.current_store()
-    if store is None and not is_web():
-        try:
-            store = get_store(ctx)
-        except OSError:
-            return slot
-    if store is not None:
-        put(store)
-        return slot
-
-    async def load() -> None:
-        put(await study_mod.app_store(ctx.page, ctx.library))
-        refresh(slot)
-
-    ctx.page.run_task(load)
-    return slot
-
-
-def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> list[ft.Control]:
-    """For an entry page's AppBar: notes that the entry was opened (recent lookups) and gives
-    its star (accessible name "Bookmark", a switch: on when bookmarked)."""
-    _ = ctx._
-
-    def star(store: StudyStore) -> ft.Control:
-        store.opened(kind, ruleset, ref)
-        marked = store.is_bookmarked(kind, None if kind == "term" else ruleset, ref)
-
-        def toggle(e=None) -> None:
-            now_on = store.set_bookmark(kind, ruleset, ref, not button.selected)
-            button.selected = now_on
-            wrapper.toggled = now_on
-            refresh(wrapper)
-
-        # one name, "Bookmark"; whether it is on is the switch's state (as with "Dark theme")
-        button = ft.IconButton(icon=ft.Icons.STAR_BORDER, selected_icon=ft.Icons.STAR, selected=marked,
-                               tooltip=_("Bookmark"), on_click=toggle, key="bookmark")
-        wrapper = labelled(button, on_tap=toggle, toggled=marked)
-        return wrapper
-
-    return [with_store(ctx, star)]
-
-
-def recent_controls(ctx: AppContext) -> list[ft.Control]:
-    """The last entries opened (up to 20), for the search page while its box is empty."""
-    def fill(store: StudyStore) -> ft.Control | None:
-        tiles = entry_tiles(ctx, store.recent())
-        if not tiles:
-            return None
-        return ft.Column([section_heading(ctx._("Recently opened"), count=len(tiles)), *tiles], spacing=0)
-
-    return [with_store(ctx, fill)]
-
-
 __all__ = ["answer_controls", "build_bookmarks", "build_exam", "build_progress", "build_study", "deck_id",
-           "entry_actions", "get_store", "with_store", "progress_bar", "prompt_controls", "recent_controls"]
+           "progress_bar", "prompt_controls"]
