@@ -241,9 +241,8 @@ def snack_bar(ctx: "AppContext", text: str, *, action: str | None = None,
 
 
 def show_snack(ctx: "AppContext", text: str, **kw) -> None:
-    """Show :func:`snack_bar` (nothing on a page stub without dialogs)."""
-    with contextlib.suppress(Exception):
-        ctx.page.show_dialog(snack_bar(ctx, text, **kw))
+    """Show :func:`snack_bar`."""
+    ctx.page.show_dialog(snack_bar(ctx, text, **kw))
 
 
 def choice_buttons(options: Sequence[tuple[str, str]], selected: str, on_pick: Callable[[str], None], *,
@@ -433,13 +432,6 @@ def yes_no(ctx: "AppContext", value: bool) -> str:
 
 def date_text(d: datetime.date | None) -> str:
     return i18n.format_date(d) if d else "—"
-
-
-def update_page(ctx: "AppContext") -> None:
-    try:
-        ctx.page.update()
-    except Exception:  # noqa: BLE001 - a page stub in tests
-        pass
 
 
 def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = True,

@@ -4,7 +4,7 @@ ledger in a temporary folder (never the developer's data folder)."""
 from __future__ import annotations
 
 import pytest
-from ledgerhelpers import Page
+from ledgerhelpers import FakePicker, Page
 
 from handbook.ledger import Ledger
 from handbook.storage import open_db
@@ -34,3 +34,13 @@ def app_ledger(tmp_path, library, monkeypatch, ctx):
     led = Ledger(open_db(tmp_path / "data" / "ledger.json"), library)
     ctx.stores.ledger = led
     return led
+
+
+@pytest.fixture
+def picker(monkeypatch):
+    """``ft.FilePicker`` replaced by :class:`ledgerhelpers.FakePicker` (set ``picker.files``)."""
+    import flet as ft
+
+    FakePicker.files, FakePicker.saved = [], []
+    monkeypatch.setattr(ft, "FilePicker", FakePicker)
+    return FakePicker

@@ -111,9 +111,9 @@ def _fail_writes(monkeypatch, errno_name="ENOSPC"):
 @pytest.mark.parametrize("errno_name,reason", [("ENOSPC", "No space left on device"),
                                                ("EROFS", "Read-only file system"),
                                                ("EACCES", "Permission denied")])
-def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch,
+def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch, picker,
                                                                     errno_name, reason):
-    from ledgerhelpers import Event, by_key, fire, visible_texts
+    from ledgerhelpers import Event, by_key, fire, import_file, visible_texts
 
     from handbook.ui.screens import build_view
 
@@ -133,7 +133,7 @@ def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_le
     assert app_ledger.db.storage.path.read_bytes() == before
     assert len(app_ledger.records()) == 1
     # import and remove fail the same way
-    v.data["import_text"](b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv")
+    import_file(v, picker, b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv")
     assert "Could not save to the ledger" in visible_texts(v)
     p = build_view(ctx, "/ledger/Dan")
     [rec] = app_ledger.records()

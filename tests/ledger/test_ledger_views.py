@@ -8,7 +8,7 @@ import json
 
 import flet as ft
 import pytest
-from ledgerhelpers import Event, by_key, by_label, fire, visible_texts, walk
+from ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
 
 from handbook.storage import DamageReport
 from handbook.ui.screens import build_view
@@ -282,17 +282,17 @@ def test_export_writes_into_the_data_folder_and_shows_the_path(ctx, app_ledger, 
     assert str(files[0]) in visible_texts(v)
 
 
-def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page):
+def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page, picker):
     app_ledger.add("Gus", "2026-04-01", "azrm", "Noten Riichi")
     before = app_ledger.records()
     v = view(ctx, "/ledger")
     bad = b"player,date,ruleset,foul\nGus,2026-04-02,azrm,Noten Riichi\nGus,2026-02-30,azrm,Noten Riichi\n"
-    v.data["import_text"](bad, "bad.csv")
+    import_file(v, picker, bad, "bad.csv")
     assert "line 3: date '2026-02-30' is not a date (YYYY-MM-DD)" in visible_texts(v)
     assert isinstance(page.dialogs[-1], ft.AlertDialog)
     assert app_ledger.records() == before
     good = json.dumps([{"player": "Hal", "date": "2026-04-02", "ruleset": "azrm", "foul": "Cheating"}])
-    v.data["import_text"](good.encode(), "good.json")
+    import_file(v, picker, good.encode(), "good.json")
     assert "Imported 1 record(s) from good.json" in visible_texts(v)
     assert "Hal" in visible_texts(v)
 

@@ -11,32 +11,6 @@ from handbook import ledger as ledger_mod
 from handbook.ui.screens import build_view
 
 
-class FakePicker:
-    """Stands in for ``ft.FilePicker``: answers ``pick_files`` with the given files and records
-    ``save_file`` calls."""
-
-    files: list = []
-    saved: list = []
-
-    def __init__(self, *a, **kw) -> None:
-        pass
-
-    async def pick_files(self, *a, **kw):
-        FakePicker.kw = kw
-        return list(FakePicker.files)
-
-    async def save_file(self, *a, **kw):
-        FakePicker.saved.append(kw)
-        return None
-
-
-@pytest.fixture
-def picker(monkeypatch):
-    FakePicker.files, FakePicker.saved = [], []
-    monkeypatch.setattr(ft, "FilePicker", FakePicker)
-    return FakePicker
-
-
 def _import(v):
     fire(by_key(v, "import").on_click, None)
 

@@ -46,7 +46,6 @@ from handbook.ui.widgets import (
     source_link,
     strike_status_controls,
     switch_row,
-    update_page,
     yes_no,
 )
 
@@ -258,19 +257,19 @@ def build_chombo(ctx: AppContext) -> ft.View:
         state["ruleset"] = value
         foul_slot.controls = [foul_picker()]
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     def pick_foul(e) -> None:
         state["foul"] = e.control.value or USUAL
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     def pick_seat(e) -> None:
         sel = list(e.control.selected or [])
         if sel:
             state["seat"] = sel[0]
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     seats = ft.SegmentedButton(
         segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
@@ -354,7 +353,7 @@ def build_revealed(ctx: AppContext) -> ft.View:
 
     def refresh() -> None:
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     def pick_ruleset(value: str) -> None:
         state["ruleset"] = value
@@ -459,7 +458,7 @@ def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
 
     def refresh(e=None) -> None:
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     dates_box.on_change = refresh
     on_box.on_change = refresh
@@ -726,7 +725,7 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
 
     def refresh() -> None:
         show()
-        update_page(ctx)
+        ctx.page.update()
 
     async def _copy(text: str) -> None:
         try:
@@ -734,16 +733,10 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
             msg = _("Result copied")
         except Exception:  # noqa: BLE001 - no clipboard (permissions, tests): the text is on screen
             msg = _("Could not copy: select the text below")
-        try:
-            show_snack(ctx, msg, seconds=3)
-        except Exception:  # noqa: BLE001 - a page stub in tests
-            pass
+        show_snack(ctx, msg, seconds=3)
 
     def copy(text: str) -> None:
-        try:
-            ctx.page.run_task(_copy, text)
-        except Exception:  # noqa: BLE001 - a page stub in tests
-            pass
+        ctx.page.run_task(_copy, text)
 
     def score_changed(seat: str):
         def changed(e) -> None:
@@ -758,7 +751,7 @@ def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
             grouped = group_as_typed(e.control.value or "")
             if grouped != (e.control.value or ""):
                 e.control.value = st.scores[seat] = grouped
-                update_page(ctx)
+                ctx.page.update()
         return left
 
     def flip(seat: str) -> None:
