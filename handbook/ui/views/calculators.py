@@ -192,331 +192,360 @@ def build_tools(ctx: AppContext) -> ft.View:
 
 def build_chombo(ctx: AppContext) -> ft.View:
     """Chombo settlement: ruleset, offender seat → payments, P, Strike, the hand, § link."""
-    _ = ctx._
-    lib = ctx.library
-    state = {
-        "ruleset": default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset")),
-        "seat": ctx.query.get("seat", "S") if ctx.query.get("seat") in handbook.SEATS else "S",
-        "foul": ctx.query.get("foul") or USUAL,
-    }
-    result = ft.Column(spacing=8, key="chombo-result")
-    foul_slot = ft.Row()
+    return _ChomboScreen(ctx).view()
 
-    def foul_picker() -> ft.Control:
-        fouls = handbook.chombo_fouls(state["ruleset"], library=lib)
-        if state["foul"] not in {r.id for r in fouls}:
-            state["foul"] = USUAL
-        usual = handbook.chombo(state["ruleset"], "S", library=lib).points
-        options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
-        options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
-        return named(ft.Dropdown(label=_("Foul"), value=state["foul"], options=options, expand=True,
-                                 text_size=BODY_SIZE, on_select=pick_foul, key="foul"))
 
-    def show() -> None:
-        try:
-            s = handbook.chombo(state["ruleset"], state["seat"], library=lib,
-                                foul=None if state["foul"] == USUAL else state["foul"])
-        except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
-            return
-        rs = lib.rulesets[state["ruleset"]]
-        rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
-        if any(s.payments.values()):
-            rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-            for seat in handbook.SEATS:
-                who = _(SEAT_NAMES[seat])
-                if seat == state["seat"]:
-                    who = _("{seat} — offender").format(seat=who)
-                rows.append(ft.Semantics(
-                    label=f"{who}: {signed(s.payments[seat])}", container=True,
-                    content=ft.Row([ft.Text(who, size=BODY_SIZE, expand=True),
-                                    ft.Text(signed(s.payments[seat]), size=BIG - 4,
-                                            weight=ft.FontWeight.W_700)])))
-        else:
-            rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
-                                weight=ft.FontWeight.W_600, key="no-payment"))
-        rows.append(ft.Row([
-            ft.Container(fact(_("Points deducted"), f"{s.points}P", size=BIG, key="points"),
-                         expand=True),
-            ft.Container(fact(_("Strike"), yes_no(ctx, s.strike), size=BIG, key="strike",
-                               color=ft.Colors.ERROR if s.strike else None), expand=True),
-        ]))
-        rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-        rows += _notes(hand_effects(s, _))
-        if s.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-            rows += _notes(s.notes)
-        # the handbook's readings and the editions that settle a chombo differently
-        interpretations, edition_notes = rs.notes_for_tool("chombo")
-        rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations,
-                               edition_notes=edition_notes)
-        rows.append(source_button(ctx, source_link(lib, rs.id, s.ref, s.foul)))
-        result.controls = [_card(rows)]
+class _ChomboScreen:
+    """The chombo screen's inputs (ruleset, offender seat, foul) and the settlement they give."""
 
-    def pick_ruleset(value: str) -> None:
-        state["ruleset"] = value
-        foul_slot.controls = [foul_picker()]
-        show()
-        ctx.page.update()
+    def __init__(self, ctx: AppContext) -> None:
+        q = ctx.query
+        self.ctx = ctx
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"))
+        self.seat = q["seat"] if q.get("seat") in handbook.SEATS else "S"
+        self.foul = q.get("foul") or USUAL
+        self.result = ft.Column(spacing=8, key="chombo-result")
+        self.foul_slot = ft.Row([self.foul_picker()])
+        self.show()
 
-    def pick_foul(e) -> None:
-        state["foul"] = e.control.value or USUAL
-        show()
-        ctx.page.update()
-
-    def pick_seat(e) -> None:
-        sel = list(e.control.selected or [])
-        if sel:
-            state["seat"] = sel[0]
-        show()
-        ctx.page.update()
-
-    seats = ft.SegmentedButton(
-        segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
-                                                    semantics_label=_(SEAT_NAMES[s])))
-                  for s in handbook.SEATS],
-        selected=[state["seat"]], on_change=pick_seat, show_selected_icon=False,
-        expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
-    )
-    foul_slot.controls = [foul_picker()]
-    show()
-    return ctx.view(
-        route=ctx.route, title=_("Chombo settlement"),
-        controls=[
-            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
-            foul_slot,
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        seats = ft.SegmentedButton(
+            segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
+                                                        semantics_label=_(SEAT_NAMES[s])))
+                      for s in handbook.SEATS],
+            selected=[self.seat], on_change=self.pick_seat, show_selected_icon=False,
+            expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
+        )
+        return self.ctx.view(route=self.ctx.route, title=_("Chombo settlement"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.ruleset, self.pick_ruleset)]),
+            self.foul_slot,
             captioned(_("Offender seat"), ft.Row([seats])),
             ft.Text(_("East is the dealer."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
-            result,
-        ],
-    )
+            self.result,
+        ])
+
+    def foul_picker(self) -> ft.Control:
+        """The ruleset's usual chombo and the fouls whose rows give a chombo of their own."""
+        _, lib = self.ctx._, self.ctx.library
+        fouls = handbook.chombo_fouls(self.ruleset, library=lib)
+        if self.foul not in {r.id for r in fouls}:
+            self.foul = USUAL
+        usual = handbook.chombo(self.ruleset, "S", library=lib).points
+        options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
+        options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
+        return named(ft.Dropdown(label=_("Foul"), value=self.foul, options=options, expand=True,
+                                 text_size=BODY_SIZE, on_select=self.pick_foul, key="foul"))
+
+    def show(self) -> None:
+        _, lib = self.ctx._, self.ctx.library
+        try:
+            s = handbook.chombo(self.ruleset, self.seat, library=lib,
+                                foul=None if self.foul == USUAL else self.foul)
+        except ValueError as exc:
+            self.result.controls = [error_box(readable(exc, _))]
+            return
+        self.result.controls = [_card(_settlement_rows(self.ctx, lib.rulesets[self.ruleset], s, self.seat))]
+
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
+
+    def pick_ruleset(self, value: str) -> None:
+        self.ruleset = value
+        self.foul_slot.controls = [self.foul_picker()]
+        self.changed()
+
+    def pick_foul(self, e) -> None:
+        self.foul = e.control.value or USUAL
+        self.changed()
+
+    def pick_seat(self, e) -> None:
+        sel = list(e.control.selected or [])
+        if sel:
+            self.seat = sel[0]
+        self.changed()
+
+
+def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender: str) -> list[ft.Control]:
+    """A chombo settlement: the ruling, the payments per seat (or none), P and Strike, what
+    happens to the hand, the notes and the § link."""
+    _ = ctx._
+    rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
+    if any(s.payments.values()):
+        rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for seat in handbook.SEATS:
+            who = _(SEAT_NAMES[seat])
+            if seat == offender:
+                who = _("{seat} — offender").format(seat=who)
+            rows.append(ft.Semantics(
+                label=f"{who}: {signed(s.payments[seat])}", container=True,
+                content=ft.Row([ft.Text(who, size=BODY_SIZE, expand=True),
+                                ft.Text(signed(s.payments[seat]), size=BIG - 4, weight=ft.FontWeight.W_700)])))
+    else:
+        rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
+                            weight=ft.FontWeight.W_600, key="no-payment"))
+    rows.append(_points_and_strike(ctx, s.points, s.strike))
+    rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+    rows += _notes(hand_effects(s, _))
+    rows += _titled_notes(ctx, s.notes)
+    # the handbook's readings and the editions that settle a chombo differently
+    interpretations, edition_notes = rs.notes_for_tool("chombo")
+    rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations, edition_notes=edition_notes)
+    rows.append(source_button(ctx, source_link(ctx.library, rs.id, s.ref, s.foul)))
+    return rows
+
+
+def _points_and_strike(ctx: AppContext, points: int, strike: bool) -> ft.Control:
+    """"Points deducted" and "Strike", side by side, large."""
+    _ = ctx._
+    return ft.Row([
+        ft.Container(fact(_("Points deducted"), f"{points}P", size=BIG, key="points"), expand=True),
+        ft.Container(fact(_("Strike"), yes_no(ctx, strike), size=BIG, key="strike",
+                          color=ft.Colors.ERROR if strike else None), expand=True),
+    ])
+
+
+def _titled_notes(ctx: AppContext, notes: Sequence[str]) -> list[ft.Control]:
+    """"Notes" and the notes as bullets (nothing when there are none)."""
+    if not notes:
+        return []
+    return [ft.Text(ctx._("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600), *_notes(notes)]
 
 
 # ------------------------------------------------------------------ /tools/revealed
 
 def build_revealed(ctx: AppContext) -> ft.View:
     """Revealed tiles: ruleset, count (steppers), source, during the deal → penalty, P, Strike."""
-    _ = ctx._
-    lib = ctx.library
-    q = ctx.query
-    state = {
-        "ruleset": default_ruleset(lib, ctx.ruleset, q.get("ruleset")),
-        "tiles": q.get("tiles", "3"),
-        "source": q.get("source") if q.get("source") in handbook.SOURCES else "hand",
-        "deal": q.get("deal", "") in ("1", "true", "yes"),
-    }
-    result = ft.Column(spacing=8, key="revealed-result")
-    tiles_box = ft.TextField(
-        label=_("Tiles revealed"), value=str(state["tiles"]), width=130, text_size=MEDIUM + 2,
-        text_align=ft.TextAlign.CENTER, keyboard_type=ft.KeyboardType.NUMBER, key="tiles",
-        input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,3}$", allow=True, replacement_string=""),
-    )
+    return _RevealedScreen(ctx).view()
 
-    def show() -> None:
-        try:
-            n = parse_tiles(state["tiles"])
-            r = handbook.revealed_tiles(state["ruleset"], n, source=state["source"],
-                                        during_deal=state["deal"], library=lib)
-        except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
-            return
-        rs = lib.rulesets[r.ruleset or state["ruleset"]]
-        row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
-        headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
-        rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
-                                  fact(_("Penalty"), headline, size=BIG, key="penalty")]
-        if r.choices:
-            rows.append(ft.Text(_("The referee's call"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-            rows += [ft.Semantics(
-                label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
-                content=ft.Row([ft.Text("•", size=BODY_SIZE),
-                                ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
-                                           *([ft.Text(c.when, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
-                                             if c.when else [])], spacing=0, tight=True, expand=True)],
-                               vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
-                for i, c in enumerate(r.choices)]
-        if row is not None and not r.choices:
-            rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul,
-                                                                          penalty=row.penalty),
-                                size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
-        rows.append(ft.Row([
-            ft.Container(fact(_("Points deducted"), f"{r.points}P", size=BIG, key="points"),
-                         expand=True),
-            ft.Container(fact(_("Strike"), yes_no(ctx, r.strike), size=BIG, key="strike",
-                               color=ft.Colors.ERROR if r.strike else None), expand=True),
-        ]))
-        if r.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-            rows += _notes(r.notes)
-        rows.append(source_button(ctx, source_link(lib, rs.id, r.ref, r.foul)))
-        result.controls = [_card(rows)]
 
-    def refresh() -> None:
-        show()
-        ctx.page.update()
+class _RevealedScreen:
+    """The revealed-tiles screen's inputs (ruleset, tile count as typed, source, during the deal)
+    and the ruling they give."""
 
-    def pick_ruleset(value: str) -> None:
-        state["ruleset"] = value
-        refresh()
+    def __init__(self, ctx: AppContext) -> None:
+        q = ctx.query
+        self.ctx = ctx
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"))
+        self.tiles = q.get("tiles", "3")
+        self.source = q["source"] if q.get("source") in handbook.SOURCES else "hand"
+        self.deal = q.get("deal", "") in ("1", "true", "yes")
+        self.result = ft.Column(spacing=8, key="revealed-result")
+        self.tiles_box = ft.TextField(
+            label=ctx._("Tiles revealed"), value=str(self.tiles), width=130, text_size=MEDIUM + 2,
+            text_align=ft.TextAlign.CENTER, keyboard_type=ft.KeyboardType.NUMBER, key="tiles",
+            input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,3}$", allow=True, replacement_string=""),
+            on_change=self.typed,
+        )
+        self.show()
 
-    def typed(e) -> None:
-        state["tiles"] = e.control.value or ""
-        refresh()
-
-    def step(delta: int) -> None:
-        try:
-            n = parse_tiles(state["tiles"])
-        except ValueError:
-            n = 0
-        n = min(handbook.core.rulings.MAX_TILES, max(1, n + delta))
-        state["tiles"] = str(n)
-        tiles_box.value = str(n)
-        refresh()
-
-    def deal(e) -> None:
-        state["deal"] = bool(e.control.value)
-        refresh()
-
-    tiles_box.on_change = typed
-    stepper_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
-    stepper = ft.Row(
-        controls=[
-            icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: step(-1), filled=True, size=56,
-                        icon_size=28, style=stepper_style, key="fewer"),
-            tiles_box,
-            icon_button(ft.Icons.ADD, _("More tiles"), lambda e: step(1), filled=True, size=56,
-                        icon_size=28, style=stepper_style, key="more"),
-        ],
-        alignment=ft.MainAxisAlignment.CENTER, spacing=12,
-        vertical_alignment=ft.CrossAxisAlignment.START,
-    )
-    def pick_source(value: str) -> None:
-        state["source"] = value
-        refresh()
-
-    sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], state["source"],
-                             pick_source, key="source")
-    show()
-    return ctx.view(
-        route=ctx.route, title=_("Revealed tiles"),
-        controls=[
-            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        stepper_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+        stepper = ft.Row(
+            controls=[
+                icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: self.step(-1), filled=True, size=56,
+                            icon_size=28, style=stepper_style, key="fewer"),
+                self.tiles_box,
+                icon_button(ft.Icons.ADD, _("More tiles"), lambda e: self.step(1), filled=True, size=56,
+                            icon_size=28, style=stepper_style, key="more"),
+            ],
+            alignment=ft.MainAxisAlignment.CENTER, spacing=12, vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], self.source,
+                                 self.pick_source, key="source")
+        return self.ctx.view(route=self.ctx.route, title=_("Revealed tiles"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.ruleset, self.pick_ruleset)]),
             stepper,
             captioned(_("Source"), sources),
-            switch_row(ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
+            switch_row(ft.Switch(label=_("During the deal"), value=self.deal, on_change=self.pick_deal, key="deal",
                                  label_text_style=ft.TextStyle(size=BODY_SIZE))),
-            result,
-        ],
-    )
+            self.result,
+        ])
+
+    def show(self) -> None:
+        _, lib = self.ctx._, self.ctx.library
+        try:
+            r = handbook.revealed_tiles(self.ruleset, parse_tiles(self.tiles), source=self.source,
+                                        during_deal=self.deal, library=lib)
+        except ValueError as exc:
+            self.result.controls = [error_box(readable(exc, _))]
+            return
+        self.result.controls = [_card(_revealed_rows(self.ctx, lib.rulesets[r.ruleset or self.ruleset], r))]
+
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
+
+    def pick_ruleset(self, value: str) -> None:
+        self.ruleset = value
+        self.changed()
+
+    def typed(self, e) -> None:
+        self.tiles = e.control.value or ""
+        self.changed()
+
+    def step(self, delta: int) -> None:
+        try:
+            n = parse_tiles(self.tiles)
+        except ValueError:
+            n = 0
+        self.tiles = self.tiles_box.value = str(min(handbook.core.rulings.MAX_TILES, max(1, n + delta)))
+        self.changed()
+
+    def pick_source(self, value: str) -> None:
+        self.source = value
+        self.changed()
+
+    def pick_deal(self, e) -> None:
+        self.deal = bool(e.control.value)
+        self.changed()
+
+
+def _revealed_rows(ctx: AppContext, rs, r: handbook.Ruling) -> list[ft.Control]:
+    """A revealed-tiles ruling: the penalty (or the referee's choices), the source's row, P and
+    Strike, the notes and the § link."""
+    _ = ctx._
+    row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
+    headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
+    rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
+                              fact(_("Penalty"), headline, size=BIG, key="penalty")]
+    if r.choices:
+        rows.append(ft.Text(_("The referee's call"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        rows += [_choice(c, i) for i, c in enumerate(r.choices)]
+    elif row is not None:
+        rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul, penalty=row.penalty),
+                            size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    rows.append(_points_and_strike(ctx, r.points, r.strike))
+    rows += _titled_notes(ctx, r.notes)
+    rows.append(source_button(ctx, source_link(ctx.library, rs.id, r.ref, r.foul)))
+    return rows
+
+
+def _choice(c: handbook.Choice, i: int) -> ft.Control:
+    """One outcome the source leaves to the referee, with the circumstance it names."""
+    return ft.Semantics(
+        label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
+        content=ft.Row([ft.Text("•", size=BODY_SIZE),
+                        ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
+                                   *([ft.Text(c.when, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+                                     if c.when else [])], spacing=0, tight=True, expand=True)],
+                       vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
 
 
 # ------------------------------------------------------------------ /tools/strikes
 
-def build_strikes(ctx: AppContext) -> ft.View:  # noqa: C901
+def build_strikes(ctx: AppContext) -> ft.View:
     """The AZRM strike window: Strike dates (typed, picked or from a ledger player) and the day
     → today's count, the window, the countdown, Suspension, Ban; the literal reading stated."""
-    _ = ctx._
-    q = ctx.query
-    ledger = judged_ledger(ctx)
-    today = datetime.date.today()
-    player = q.get("player")
-    dates_text = q.get("dates", "").replace(",", "\n")
-    if player and ledger is not None:
-        dates_text = "\n".join(d.isoformat() for d in ledger.strike_dates(player))
-    state = {"on": q.get("on") or today.isoformat()}
+    return _StrikesScreen(ctx).view()
 
-    result = ft.Column(spacing=8, key="strikes-result")
-    dates_box = ft.TextField(
-        label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
-        hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
-        text_size=BODY_SIZE, key="strike-dates",
-    )
-    on_box = ft.TextField(label=_("On date"), value=state["on"], expand=True, text_size=BODY_SIZE,
-                          hint_text="YYYY-MM-DD", key="on-date")
 
-    def show() -> None:
-        on_box.error_text = None
-        dates_box.error_text = None
+class _StrikesScreen:
+    """The strike window screen: the Strike dates and the on date as typed (or picked, or filled
+    in from a ledger player), and the standing they give."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        _, q = ctx._, ctx.query
+        self.ctx = ctx
+        self.ledger = judged_ledger(ctx)
+        self.today = datetime.date.today()
+        self.player = q.get("player")
+        dates_text = q.get("dates", "").replace(",", "\n")
+        if self.player and self.ledger is not None:
+            dates_text = "\n".join(d.isoformat() for d in self.ledger.strike_dates(self.player))
+        self.result = ft.Column(spacing=8, key="strikes-result")
+        self.dates_box = ft.TextField(
+            label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
+            hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
+            text_size=BODY_SIZE, key="strike-dates", on_change=self.changed,
+        )
+        self.on_box = ft.TextField(label=_("On date"), value=q.get("on") or self.today.isoformat(), expand=True,
+                                   text_size=BODY_SIZE, hint_text="YYYY-MM-DD", key="on-date", on_change=self.changed)
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        controls: list[ft.Control] = [
+            *self.player_picker(),
+            self.dates_box,
+            ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
+                                      on_click=lambda e: self.open_picker(self.dates_box, append=True))]),
+            ft.Row([self.on_box,
+                    icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
+                                lambda e: self.open_picker(self.on_box, append=False)),
+                    ft.TextButton(_("Today"), height=TOUCH, on_click=self.set_today)],
+                   vertical_alignment=ft.CrossAxisAlignment.START),
+            self.result,
+        ]
+        return self.ctx.view(route=self.ctx.route, title=_("Strikes"), controls=controls)
+
+    def player_picker(self) -> list[ft.Control]:
+        """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger)."""
+        _ = self.ctx._
+        players = self.ledger.players() if self.ledger is not None else []
+        if not players:
+            return []
+        return [ft.Row([named(ft.Dropdown(
+            label=_("Ledger player"), value=self.player if any(p.key == self.player for p in players) else None,
+            options=[ft.DropdownOption(key=p.key, text=_player_label(self.ctx, p)) for p in players],
+            on_select=self.use_player, expand=True, key="ledger-player",
+            helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
+        ))], margin=ft.Margin.only(bottom=8))]
+
+    def show(self) -> None:
+        _ = self.ctx._
+        self.on_box.error_text = self.dates_box.error_text = None
         try:
-            dates = parse_strike_dates(dates_box.value or "")
+            dates = parse_strike_dates(self.dates_box.value or "")
         except ValueError as exc:
-            dates_box.error_text = _("Check the dates")
-            result.controls = [error_box(readable(exc, _))]
+            self.dates_box.error_text = _("Check the dates")
+            self.result.controls = [error_box(readable(exc, _))]
             return
         try:
-            on = parse_on(on_box.value or "")
+            on = parse_on(self.on_box.value or "")
         except ValueError as exc:
-            on_box.error_text = _("YYYY-MM-DD")
-            result.controls = [error_box(readable(exc, _))]
+            self.on_box.error_text = _("YYYY-MM-DD")
+            self.result.controls = [error_box(readable(exc, _))]
             return
         try:
             s = handbook.strike_status(dates, on)
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        result.controls = [_card(strike_status_controls(ctx, s))]
+        self.result.controls = [_card(strike_status_controls(self.ctx, s))]
 
-    def refresh(e=None) -> None:
-        show()
-        ctx.page.update()
+    def changed(self, e=None) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    dates_box.on_change = refresh
-    on_box.on_change = refresh
+    def set_today(self, e=None) -> None:
+        self.on_box.value = self.today.isoformat()
+        self.changed()
 
-    def picker(target: ft.TextField, append: bool) -> ft.DatePicker:
+    def use_player(self, e) -> None:
+        key = e.control.value
+        if self.ledger is None or not key:
+            return
+        self.dates_box.value = "\n".join(d.isoformat() for d in self.ledger.strike_dates(key))
+        self.changed()
+
+    def open_picker(self, target: ft.TextField, *, append: bool) -> None:
+        """A date picker that adds a Strike date (``append``) or sets the on date."""
         def picked(e) -> None:
             value = e.control.value
             if value is None:
                 return
             d = value.date() if isinstance(value, datetime.datetime) else value
-            if append:
-                existing = (target.value or "").rstrip()
-                target.value = (existing + "\n" if existing else "") + d.isoformat()
-            else:
-                target.value = d.isoformat()
-            refresh()
+            existing = (target.value or "").rstrip()
+            target.value = (existing + "\n" if existing and append else "") + d.isoformat()
+            self.changed()
 
-        return ft.DatePicker(first_date=datetime.datetime(2000, 1, 1),
-                             last_date=datetime.datetime(2100, 12, 31),
-                             current_date=datetime.datetime.now(),
-                             help_text=_("Strike date") if append else _("On date"),
-                             on_change=picked)
-
-    def open_picker(target: ft.TextField, append: bool) -> None:
-        ctx.page.show_dialog(picker(target, append))
-
-    def use_player(e) -> None:
-        key = e.control.value
-        if ledger is None or not key:
-            return
-        dates_box.value = "\n".join(d.isoformat() for d in ledger.strike_dates(key))
-        refresh()
-
-    controls: list[ft.Control] = []
-    if ledger is not None:
-        players = ledger.players()
-        if players:
-            controls.append(ft.Row([named(ft.Dropdown(
-                label=_("Ledger player"), value=player if any(p.key == player for p in players) else None,
-                options=[ft.DropdownOption(key=p.key, text=_player_label(ctx, p)) for p in players],
-                on_select=use_player, expand=True, key="ledger-player",
-                helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
-            ))], margin=ft.Margin.only(bottom=8)))
-    controls += [
-        dates_box,
-        ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
-                                  on_click=lambda e: open_picker(dates_box, True))]),
-        ft.Row([on_box,
-                icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
-                            lambda e: open_picker(on_box, False)),
-                ft.TextButton(_("Today"), height=TOUCH,
-                              on_click=lambda e: (setattr(on_box, "value", today.isoformat()),
-                                                  refresh()))],
-               vertical_alignment=ft.CrossAxisAlignment.START),
-        result,
-    ]
-    show()
-    return ctx.view(route=ctx.route, title=_("Strikes"), controls=controls)
+        self.ctx.page.show_dialog(ft.DatePicker(
+            first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
+            current_date=datetime.datetime.now(),
+            help_text=self.ctx._("Strike date") if append else self.ctx._("On date"), on_change=picked))
 
 
 def _player_label(ctx: AppContext, p) -> str:
@@ -698,113 +727,120 @@ def _points_box(label: str, value: str, on_change, *, key: str, width: int | Non
         on_change=on_change)
 
 
-def build_final(ctx: AppContext) -> ft.View:  # noqa: C901
+def build_final(ctx: AppContext) -> ft.View:
     """End of the hanchan: ruleset, the four table scores (± sign, grouped as typed), riichi sticks
     left, penalties per seat (P) → rank, table points, uma, sticks, penalty and final P per seat,
     each rule with its section; a total that does not add up is answered with by how much."""
-    _ = ctx._
-    lib = ctx.library
-    st = _FinalState(ctx)
-    result = ft.Column(spacing=8, key="final-result")
-    boxes: dict[str, ft.TextField] = {}
+    return _FinalScreen(ctx).view()
 
-    def show() -> None:
-        if st.missing():
-            result.controls = [ft.Text(_("Enter the four table scores."), size=BODY_SIZE, italic=True,
-                                       key="final-hint")]
+
+class _FinalScreen:
+    """The end-of-hanchan screen: the inputs (:class:`_FinalState`), their boxes and the result."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        _ = ctx._
+        self.ctx = ctx
+        self.st = _FinalState(ctx)
+        self.result = ft.Column(spacing=8, key="final-result")
+        self.boxes: dict[str, ft.TextField] = {}
+        self.sticks_box = ft.Text(str(self.st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
+                                  text_align=ft.TextAlign.CENTER, key="sticks")
+        self.sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=self.st.sticks),
+                                        content=self.sticks_box)
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        ids = list(handbook.core.rulings._rulings(self.ctx.library).final)
+        return self.ctx.view(route=self.ctx.route, title=_("End of hanchan"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.st.ruleset, self.pick_ruleset, ids)]),
+            ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
+                      "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+            *[self.seat_row(seat) for seat in handbook.SEATS], self.sticks_row(), self.result,
+        ])
+
+    def seat_row(self, seat: str) -> ft.Control:
+        """± sign, the seat's table points, its penalty P."""
+        _ = self.ctx._
+        name = _(FINAL_SEAT_NAMES[seat])
+        box = self.boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), self.st.scores[seat],
+                                             lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}")
+        box.on_blur = lambda e: self.left(seat, e)
+        pen = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
+                          lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=110)
+        return ft.Row([
+            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
+                        lambda e: self.flip(seat), key=f"sign-{seat}"),
+            box, pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
+
+    def sticks_row(self) -> ft.Control:
+        """Riichi sticks left on the table, with − and + buttons."""
+        _ = self.ctx._
+        style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+        return ft.Row([
+            ft.Text(_("Riichi sticks left"), size=BODY_SIZE, expand=True),
+            icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: self.step(-1), filled=True,
+                        style=style, key="fewer-sticks"),
+            self.sticks_name,
+            icon_button(ft.Icons.ADD, _("More riichi sticks"), lambda e: self.step(1), filled=True,
+                        style=style, key="more-sticks"),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+    def show(self) -> None:
+        _ = self.ctx._
+        if self.st.missing():
+            self.result.controls = [ft.Text(_("Enter the four table scores."), size=BODY_SIZE, italic=True,
+                                            key="final-hint")]
             return
         try:
-            f = st.compute(lib)
+            f = self.st.compute(self.ctx.library)
         except handbook.ScoreSumError as exc:
-            result.controls = [error_box(sum_error_text(exc, _))]
+            self.result.controls = [error_box(sum_error_text(exc, _))]
             return
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        result.controls = _final_result(ctx, f, copy)
+        self.result.controls = _final_result(self.ctx, f, self.copy)
 
-    def refresh() -> None:
-        show()
-        ctx.page.update()
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    async def _copy(text: str) -> None:
+    def typed(self, values: dict[str, str], seat: str, e) -> None:
+        values[seat] = e.control.value or ""
+        self.changed()
+
+    def left(self, seat: str, e) -> None:
+        """Group the thousands when the box loses focus (not per key: a value rewritten by the
+        server while the judge types could drop a key)."""
+        grouped = group_as_typed(e.control.value or "")
+        if grouped != (e.control.value or ""):
+            e.control.value = self.st.scores[seat] = grouped
+            self.ctx.page.update()
+
+    def flip(self, seat: str) -> None:
+        box = self.boxes[seat]
+        self.st.scores[seat] = box.value = group_as_typed(flip_sign(box.value or ""))
+        self.changed()
+
+    def pick_ruleset(self, value: str) -> None:
+        self.st.ruleset = value
+        self.changed()
+
+    def step(self, delta: int) -> None:
+        self.st.sticks = max(0, self.st.sticks + delta)
+        self.sticks_box.value = str(self.st.sticks)
+        self.sticks_name.label = self.ctx._("Riichi sticks left: {n}").format(n=self.st.sticks)
+        self.changed()
+
+    def copy(self, text: str) -> None:
+        self.ctx.page.run_task(self._copy, text)
+
+    async def _copy(self, text: str) -> None:
+        _ = self.ctx._
         try:
             await ft.Clipboard().set(text)
             msg = _("Result copied")
-        except Exception:  # noqa: BLE001 - no clipboard (permissions, tests): the text is on screen
+        except Exception:  # noqa: BLE001 - no clipboard (the browser's permissions): the text is on screen
             msg = _("Could not copy: select the text below")
-        show_snack(ctx, msg, seconds=3)
-
-    def copy(text: str) -> None:
-        ctx.page.run_task(_copy, text)
-
-    def score_changed(seat: str):
-        def changed(e) -> None:
-            st.scores[seat] = e.control.value or ""
-            refresh()
-        return changed
-
-    def score_left(seat: str):
-        """Group the thousands when the box loses focus (not per key: a value rewritten by the
-        server while the judge types could drop a key)."""
-        def left(e) -> None:
-            grouped = group_as_typed(e.control.value or "")
-            if grouped != (e.control.value or ""):
-                e.control.value = st.scores[seat] = grouped
-                ctx.page.update()
-        return left
-
-    def flip(seat: str) -> None:
-        st.scores[seat] = boxes[seat].value = group_as_typed(flip_sign(boxes[seat].value or ""))
-        refresh()
-
-    def penalty_changed(seat: str):
-        def changed(e) -> None:
-            st.penalties[seat] = e.control.value or ""
-            refresh()
-        return changed
-
-    def pick_ruleset(value: str) -> None:
-        st.ruleset = value
-        refresh()
-
-    sticks_box = ft.Text(str(st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
-                         text_align=ft.TextAlign.CENTER, key="sticks")
-
-    sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=st.sticks), content=sticks_box)
-
-    def step(delta: int) -> None:
-        st.sticks = max(0, st.sticks + delta)
-        sticks_box.value = str(st.sticks)
-        sticks_name.label = _("Riichi sticks left: {n}").format(n=st.sticks)
-        refresh()
-
-    score_rows = []
-    for seat in handbook.SEATS:
-        name = _(FINAL_SEAT_NAMES[seat])
-        boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), st.scores[seat],
-                                  score_changed(seat), key=f"score-{seat}")
-        boxes[seat].on_blur = score_left(seat)
-        pen = _points_box(_("{seat} — penalty P").format(seat=name), st.penalties[seat],
-                          penalty_changed(seat), key=f"pen-{seat}", width=110)
-        score_rows.append(ft.Row([
-            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
-                        lambda e, s=seat: flip(s), key=f"sign-{seat}"),
-            boxes[seat], pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START))
-    stick_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
-    sticks = ft.Row([
-        ft.Text(_("Riichi sticks left"), size=BODY_SIZE, expand=True),
-        icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: step(-1), filled=True,
-                    style=stick_style, key="fewer-sticks"),
-        sticks_name,
-        icon_button(ft.Icons.ADD, _("More riichi sticks"), lambda e: step(1), filled=True,
-                    style=stick_style, key="more-sticks"),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    show()
-    ids = list(handbook.core.rulings._rulings(lib).final)
-    return ctx.view(route=ctx.route, title=_("End of hanchan"), controls=[
-        ft.Row([_ruleset_picker(ctx, st.ruleset, pick_ruleset, ids)]),
-        ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
-                  "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
-        *score_rows, sticks, result,
-    ])
+        show_snack(self.ctx, msg, seconds=3)
