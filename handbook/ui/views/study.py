@@ -168,61 +168,66 @@ def build_study(ctx: AppContext) -> ft.View:
     if store is None:
         return _loading(ctx, _("Study"))
     rid = deck_id(ctx)
-    deck = study_deck(rid, library=ctx.library)
-    stage = ft.Column(spacing=8, key="study-card")
-    summary = ft.Text(size=SMALL_SIZE, key="study-summary")
-    state = {"new_limit": study_mod.NEW_PER_DAY}
+    session = _StudySession(ctx, store, study_deck(rid, library=ctx.library))
+    return ctx.view(route=ctx.route, title=_("Study"), back="/",
+                    header=[_deck_picker(ctx, rid, "/study")],
+                    controls=[*_problems_banner(ctx, store), session.summary, session.stage, ft.Divider(height=16),
+                              _links(ctx, rid)])
 
-    def now() -> datetime.datetime:
-        return study_mod.utcnow()
 
-    def update_summary() -> None:
-        c = store.counts(deck, now())["all"]
-        summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
+class _StudySession:
+    """One deck studied card by card: the summary line, the card on stage (prompt, then answer
+    and the rating buttons), and how many new cards today may bring."""
+
+    def __init__(self, ctx: AppContext, store: StudyStore, deck: list[Card]) -> None:
+        self.ctx, self.store, self.deck = ctx, store, deck
+        self.stage = ft.Column(spacing=8, key="study-card")
+        self.summary = ft.Text(size=SMALL_SIZE, key="study-summary")
+        self.new_limit = study_mod.NEW_PER_DAY
+        self.show_next()
+
+    def show_next(self) -> None:
+        _, now = self.ctx._, study_mod.utcnow()
+        c = self.store.counts(self.deck, now)["all"]
+        self.summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
             due=c.due, new=c.new, learned=c.learned)
-
-    def show_next() -> None:
-        update_summary()
-        card = store.next_card(deck, now(), new_limit=state["new_limit"])
+        card = self.store.next_card(self.deck, now, new_limit=self.new_limit)
         if card is None:
-            stage.controls = done_controls()
+            self.stage.controls = self.done_controls()
         else:
-            stage.controls = [*prompt_controls(ctx, card),
-                              ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
-                                              on_click=lambda e, c=card: reveal(c), key="show-answer")]
-        refresh(stage, summary)
+            self.stage.controls = [*prompt_controls(self.ctx, card),
+                                   ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
+                                                   on_click=lambda e: self.reveal(card), key="show-answer")]
+        refresh(self.stage, self.summary)
 
-    def reveal(card: Card) -> None:
-        buttons = [_big_button(_(label), color, lambda e, r=name, c=card: rate(c, r), key=f"rate-{name}")
+    def reveal(self, card: Card) -> None:
+        _ = self.ctx._
+        buttons = [_big_button(_(label), color, lambda e, r=name: self.rate(card, r), key=f"rate-{name}")
                    for name, label, color in RATING_BUTTONS]
-        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row(buttons, spacing=6))]
-        refresh(stage)
+        self.stage.controls = [*prompt_controls(self.ctx, card),
+                               *answer_controls(self.ctx, card, ft.Row(buttons, spacing=6))]
+        refresh(self.stage)
 
-    def rate(card: Card, rating: str) -> None:
-        store.review(card, rating, now=now())
-        show_next()
+    def rate(self, card: Card, rating: str) -> None:
+        self.store.review(card, rating, now=study_mod.utcnow())
+        self.show_next()
 
-    def more_new(e) -> None:
-        state["new_limit"] += study_mod.NEW_PER_DAY
-        show_next()
+    def more_new(self, e) -> None:
+        self.new_limit += study_mod.NEW_PER_DAY
+        self.show_next()
 
-    def done_controls() -> list[ft.Control]:
-        upcoming = [p.due for c in deck if (p := store.progress().get(c.id)) is not None]
+    def done_controls(self) -> list[ft.Control]:
+        _ = self.ctx._
+        upcoming = [p.due for c in self.deck if (p := self.store.progress().get(c.id)) is not None]
         lines: list[ft.Control] = [ft.Text(_("Nothing more to study now."), size=18, weight=ft.FontWeight.W_600)]
         if upcoming:
             nxt = min(upcoming).astimezone()
             lines.append(ft.Text(_("Next card due: {when}").format(when=nxt.strftime("%Y-%m-%d %H:%M")),
                                  size=BODY_SIZE))
-        if store.new_cards(deck):
+        if self.store.new_cards(self.deck):
             lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=study_mod.NEW_PER_DAY),
-                                              icon=ft.Icons.ADD, height=TOUCH, on_click=more_new))
+                                              icon=ft.Icons.ADD, height=TOUCH, on_click=self.more_new))
         return lines
-
-    show_next()
-    return ctx.view(route=ctx.route, title=_("Study"), back="/",
-                    header=[_deck_picker(ctx, rid, "/study")],
-                    controls=[*_problems_banner(ctx, store), summary, stage, ft.Divider(height=16),
-                              _links(ctx, rid)])
 
 
 # ------------------------------------------------------------------ /study/progress
