@@ -280,8 +280,6 @@ class Interpretation:
     tools: tuple[str, ...] = ()
 
 
-_INDEX_LOCK = threading.Lock()
-
 HitKind = Literal["rule", "penalty", "term"]
 
 
@@ -322,6 +320,7 @@ class Library:
     #: builds the search index (``handbook.core.search.SearchIndex``; :func:`load_library` passes it)
     _index_factory: Callable[["Library"], Any] | None = field(repr=False, compare=False, default=None)
     _index: Any = field(repr=False, compare=False, default=None)
+    _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
     _rulings: object = field(repr=False, compare=False, default=None)
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
@@ -369,7 +368,7 @@ class Library:
         if index is None:
             if self._index_factory is None:
                 raise RuntimeError("this Library has no search index: make it with handbook.load_library()")
-            with _INDEX_LOCK:
+            with self._index_lock:
                 index = self._index
                 if index is None:
                     index = self._index_factory(self)

@@ -41,15 +41,18 @@ class ContentError(ValueError):
 
 
 _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
-_validators: dict[tuple[int, str], Any] = {}
+#: compiled validators by (id of the schema set, name); each entry keeps its schema set alive, so
+#: the id cannot be reused by another object while the entry exists
+_validators: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
 
 
 def _validator(schemas: dict[str, Any], name: str):
+    """The compiled validator of ``schemas[name]``, compiled once per schema set."""
     key = (id(schemas), name)
-    v = _validators.get(key)
-    if v is None:
-        v = _validators[key] = fastjsonschema.compile(schemas[name])
-    return v
+    entry = _validators.get(key)
+    if entry is None or entry[0] is not schemas:
+        entry = _validators[key] = (schemas, fastjsonschema.compile(schemas[name]))
+    return entry[1]
 
 
 class Collector:
