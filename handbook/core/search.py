@@ -471,10 +471,7 @@ class SearchIndex:
         self._add(d, getattr(r, "condition", None), W_TEXT)
         if foul:
             self._add(d, foul.name, W_FOUL_NAME)
-            for x in foul.romaji:
-                self._romaji.add(romaji_key(fold(x).replace(" ", "").replace("-", "")))
-                self._add(d, x, W_TERM)
-                self._add(d, x.replace(" ", ""), W_TERM)
+            self._add_romaji_spellings(d, foul.romaji)
             for x in foul.aliases:
                 self._add(d, x, W_FOUL_ALIAS)
             for x in (*foul.japanese, *foul.reading):
@@ -488,6 +485,14 @@ class SearchIndex:
                 self._row_refs[(ref, None)].append(d)
         self._rows_of[(rs.id, r.id)].append(d)
 
+    def _add_romaji_spellings(self, d: int, spellings) -> None:
+        """A name's romaji spellings (``kuikae``, ``kui kae``): known as romaji, and indexed with and
+        without their spaces."""
+        for x in spellings:
+            self._romaji.add(romaji_key(fold(x).replace(" ", "").replace("-", "")))
+            self._add(d, x, W_TERM)
+            self._add(d, x.replace(" ", ""), W_TERM)
+
     def _index_term(self, t, fouls, rule_doc: dict[tuple, int], rows_of_foul: dict[str, list[int]]) -> None:
         names = (t.term, *t.romaji)
         japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
@@ -500,10 +505,7 @@ class SearchIndex:
             listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
             lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))
         self._add(d, t.term, W_TERM)
-        for r in t.romaji:
-            self._romaji.add(romaji_key(fold(r).replace(" ", "").replace("-", "")))
-            self._add(d, r, W_TERM)
-            self._add(d, r.replace(" ", ""), W_TERM)
+        self._add_romaji_spellings(d, t.romaji)
         for a in t.aliases:
             self._add(d, a, W_ALIAS)
         self._add(d, t.definition, W_DEF)

@@ -38,13 +38,7 @@ class Stores:
     def ledger_for(self, ctx: Any) -> Ledger | None:
         """The ledger, opening it in the data folder on first use; ``None`` while the browser
         build is still loading it (``ctx.refresh()`` follows)."""
-        if self.ledger is not None or not is_web():
-            with self._lock:
-                if self.ledger is None:
-                    self.ledger = Ledger(open_db(), self.library)
-            return self.ledger
-        self._later(ctx, self.open_ledger(ctx.page), ctx.refresh)
-        return None
+        return self._now(ctx, "ledger", lambda: Ledger(open_db(), self.library), self.open_ledger)
 
     async def open_ledger(self, page: Any = None) -> Ledger:
         """The ledger, opened (SharedPreferences in the browser build) if it is not yet."""
@@ -58,13 +52,7 @@ class Stores:
     def study_for(self, ctx: Any) -> StudyStore | None:
         """The study store, opening it in the data folder on first use; ``None`` while the
         browser build is still loading it (``ctx.refresh()`` follows)."""
-        if self.study is not None or not is_web():
-            with self._lock:
-                if self.study is None:
-                    self.study = StudyStore(open_study_db(), self.library)
-            return self.study
-        self._later(ctx, self.open_study(ctx.page), ctx.refresh)
-        return None
+        return self._now(ctx, "study", lambda: StudyStore(open_study_db(), self.library), self.open_study)
 
     async def open_study(self, page: Any = None) -> StudyStore:
         """The study store, opened (SharedPreferences in the browser build) if it is not yet."""
@@ -77,10 +65,19 @@ class Stores:
                 self.study = StudyStore(db, self.library)
         return self.study
 
-    @staticmethod
-    def _later(ctx: Any, opening: Awaitable[Any], then: Callable[[], Any]) -> None:
+    def _now(self, ctx: Any, name: str, make: Callable[[], Any],
+             opening: Callable[[Any], Awaitable[Any]]) -> Any:
+        """The store ``name``: made at once by ``make`` (a file in the data folder), or, in the
+        browser build, opened by ``opening(page)`` in a task (``None`` now, ``ctx.refresh()`` then)."""
+        if getattr(self, name) is not None or not is_web():
+            with self._lock:
+                if getattr(self, name) is None:
+                    setattr(self, name, make())
+            return getattr(self, name)
+
         async def run() -> None:
-            await opening
-            then()
+            await opening(ctx.page)
+            ctx.refresh()
 
         ctx.page.run_task(run)
+        return None
