@@ -285,11 +285,9 @@ def wait_for_service_worker(page, timeout: float = FIRST_LOAD_TIMEOUT_S) -> dict
     """Wait until sw.js is activated (its install -- the whole precache -- done) and controls
     the page; returns its state: script URL, cache names and their entry counts."""
     try:
-        page.wait_for_function(
-            """async () => {
-              const reg = await navigator.serviceWorker.getRegistration();
-              return !!(reg && reg.active && reg.active.state === 'activated' && navigator.serviceWorker.controller);
-            }""", polling=250, timeout=timeout * 1000)
+        # the worker that controls the page is the registration's active one
+        page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'",
+                               polling=250, timeout=timeout * 1000)
     except Exception:  # noqa: BLE001 - Playwright's TimeoutError: say what the worker's state is
         raise AssertionError(f"the service worker did not take control within {timeout:.0f} s: "
                              f"{page.evaluate(_SW_STATE_JS)}") from None

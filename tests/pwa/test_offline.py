@@ -26,7 +26,6 @@ Screenshots go to ``$HANDBOOK_PWA_ARTIFACTS`` (or a temporary folder printed by 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
@@ -66,8 +65,8 @@ def _expected_revealed(tiles: int, what: str = "penalty") -> str:
     return f"Penalty: {PENALTY_NAMES[r.penalty]}"
 
 
-def _go_to_tab(app: App, name: str, expect) -> None:
-    app.tap(app.find(name, roles=("tab", "button")), expect=expect)
+def _go_to_tab(app: App, name: str, then: str) -> None:
+    app.tap(app.find(name, roles=("tab", "button")), then=then)
 
 
 def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts, tmp_path):
@@ -236,12 +235,13 @@ def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
         server = PwaServer(new_dir, port=port)
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
         # the new worker installs (downloads the new precache) and, activated, deletes the old
-        with contextlib.suppress(Exception):  # Playwright's TimeoutError: the assert says what is there
-            page.wait_for_function(
-                f"async ([name, n]) => {{ const c = await ({_CACHES_JS})(); const keys = Object.keys(c);"
-                f" return keys.length === 1 && keys[0] === name && c[name] >= n; }}",
-                arg=[new_cache, len(_core) + 2], polling=500, timeout=120_000)
-        state = page.evaluate(_CACHES_JS)
+        # (the Cache API is async only, and page.wait_for_function takes a promise for true)
+        state = {}
+        for _ in range(240):
+            state = page.evaluate(_CACHES_JS)
+            if list(state) == [new_cache] and state[new_cache] >= len(_core) + 2:
+                break
+            page.wait_for_timeout(500)
         assert list(state) == [new_cache], f"caches after the update: {state}"
         cached = page.evaluate(
             "async name => (await (await caches.open(name)).match('version.json')).text()",
