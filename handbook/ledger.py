@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from handbook.core.load import default_library
 from handbook.core.model import Penalty
 from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
-from handbook.storage import DamageReport, damage_of, transaction
+from handbook.storage import DamageReport, acknowledge_damage, damage_of, damages_of, transaction
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
@@ -305,8 +305,19 @@ class Ledger:
 
     @property
     def damage(self) -> DamageReport | None:
-        """Set when the stored data was damaged and moved aside at start-up (show it)."""
+        """Set when the stored data was damaged and moved aside (show it); it survives a restart
+        until :meth:`acknowledge_damage`."""
         return damage_of(self.db)
+
+    @property
+    def damages(self) -> list[DamageReport]:
+        """Every damage report not yet acknowledged, oldest first."""
+        return damages_of(self.db)
+
+    def acknowledge_damage(self) -> None:
+        """The judge has read the damage reports: stop showing them, here and after a restart
+        (one whose recovery still waits for disk space stays)."""
+        acknowledge_damage(self.db)
 
     @property
     def _table(self):

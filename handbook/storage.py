@@ -17,7 +17,17 @@ Two backends, chosen by :func:`open_app_db` from ``sys.platform``:
 Nothing is ever deleted: a data file that cannot be read (bad JSON, not TinyDB's shape) is moved
 aside as ``<name>.damaged-YYYYMMDD-HHMMSS.json``, the documents that still have the right shape
 are kept, and the storage's ``damage`` attribute (a :class:`DamageReport`) says what happened so
-the UI can show it. ``handbook.core`` never imports this module (nor tinydb).
+the UI can show it. The report is kept with the data until someone acknowledges it
+(:func:`acknowledge_damage`): in ``<name>.notice.json`` beside the file (written *before* the
+file is moved aside), or under ``<key>.notice`` in the preferences. When the disk is full:
+
+* the notice cannot be written → the damaged file stays where it is (the next start finds it
+  again) and the records that could be recovered are served from memory;
+* the notice is written and the file moved aside, but the recovered records cannot be written
+  back → the notice says so (``unsaved``); the next start recovers them again from the file
+  that was moved aside, and the first write that succeeds puts them back in the data file.
+
+``handbook.core`` never imports this module (nor tinydb).
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import tempfile
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +52,8 @@ from tinydb.storages import Storage
 
 DEFAULT_FILE = "ledger.json"
 PREFS_KEY = "riichi-judge-handbook.ledger"
+NOTICE_FORMAT = "riichi-judge-handbook/damage-notice"
+NOT_WRITTEN_YET = "not written back yet"
 LOCK_TIMEOUT = 30.0  # seconds a writer waits for another before giving up with an error
 
 Data = dict[str, dict[str, dict[str, Any]]]
@@ -52,8 +64,12 @@ class DamageReport:
     """A data file (or stored value) that could not be read as it was.
 
     ``source`` is the file path or preferences key that was damaged; ``moved_to`` where the
-    damaged original now is (a file path or a preferences key); ``reason`` what was wrong;
-    ``recovered`` how many records were kept; ``dropped`` how many entries could not be kept.
+    damaged original now is (a file path or a preferences key; ``source`` itself when it could
+    not be moved); ``reason`` what was wrong; ``recovered`` how many records were kept;
+    ``dropped`` how many entries could not be kept; ``when`` the local time it was found (ISO
+    8601); ``unsaved`` why the recovery is not finished yet — the damaged file could not be
+    moved aside or the recovered records could not be written back (e.g. "No space left on
+    device") — and empty once it is.
     """
 
     source: str
@@ -61,6 +77,28 @@ class DamageReport:
     reason: str
     recovered: int = 0
     dropped: int = 0
+    when: str = ""
+    unsaved: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: Any) -> "DamageReport | None":
+        """A report read back from a notice; ``None`` for anything that is not one."""
+        if not isinstance(raw, dict):
+            return None
+        names = {f.name: f.type for f in fields(cls)}
+        values = {k: v for k, v in raw.items() if k in names}
+        if not all(isinstance(values.get(k), str) for k in ("source", "moved_to", "reason")):
+            return None
+        for k in ("recovered", "dropped"):
+            if not isinstance(values.get(k, 0), int) or isinstance(values.get(k), bool):
+                return None
+        for k in ("when", "unsaved"):
+            if not isinstance(values.get(k, ""), str):
+                return None
+        return cls(**values)
 
     def message(self) -> str:
         """One English sentence for a banner (the UI translates its own wording)."""
@@ -71,6 +109,29 @@ class DamageReport:
 
 def _timestamp(now: datetime.datetime | None = None) -> str:
     return (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+
+
+def _now_iso() -> str:
+    return datetime.datetime.now().astimezone().replace(microsecond=0).isoformat()
+
+
+def notices_text(reports: list[DamageReport]) -> str:
+    """The JSON text of a damage notice holding ``reports``."""
+    return json.dumps({"format": NOTICE_FORMAT, "version": 1,
+                       "notices": [r.to_json() for r in reports]}, ensure_ascii=False, indent=1)
+
+
+def parse_notices(text: Any) -> list[DamageReport]:
+    """The reports of a damage notice's text; an unreadable notice gives none."""
+    try:
+        raw = json.loads(text) if isinstance(text, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        return []
+    if not isinstance(raw, dict) or raw.get("format") != NOTICE_FORMAT:
+        return []
+    items = raw.get("notices")
+    out = [DamageReport.from_json(r) for r in items] if isinstance(items, list) else []
+    return [r for r in out if r is not None]
 
 
 def check_shape(raw: Any) -> tuple[Data, int, int, list[str]]:
@@ -173,7 +234,9 @@ class AtomicJSONStorage(Storage):
 
     ``lock`` is the cross-process ``FileLock`` (``<file>.lock``); :func:`transaction` holds it
     around a read-modify-write, and :meth:`write` takes it too (it is re-entrant). ``damage`` is a
-    :class:`DamageReport` when the file had to be moved aside (at start-up or on a later read).
+    :class:`DamageReport` when the file had to be moved aside (at start-up or on a later read, or
+    at an earlier start and not yet acknowledged); ``damages`` all of them, oldest first. They
+    are kept in ``notice_path`` (``<stem>.notice.json``) until :meth:`acknowledge_damage`.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, lock_timeout: float = LOCK_TIMEOUT) -> None:
@@ -182,14 +245,110 @@ class AtomicJSONStorage(Storage):
         super().__init__()
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.notice_path = self.path.with_name(self.path.stem + ".notice.json")
         self.lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
-        self.damage: DamageReport | None = None
+        self._notices: list[DamageReport] = []  # kept in notice_path
+        self._unkept: list[DamageReport] = []  # the notice itself could not be written
+        #: records recovered from a damaged file that are not in the data file yet (disk full)
+        self._recovered: Data | None = None
+        self._unmoved = False  # the damaged file is still at self.path
+        self._pending_report: DamageReport | None = None
         with self.lock:
             self.stale_removed = remove_stale_temp_files(self.path)
+            self._notices = self._read_notices()
+            self._resume_recovery()
             self._load_checked()
+
+    # the damage notice ------------------------------------------------------------------------
+    @property
+    def damages(self) -> list[DamageReport]:
+        """Every unacknowledged damage report, oldest first."""
+        return [*self._notices, *self._unkept]
+
+    @property
+    def damage(self) -> DamageReport | None:
+        """The latest unacknowledged damage report, or ``None``."""
+        found = self.damages
+        return found[-1] if found else None
+
+    @damage.setter
+    def damage(self, report: DamageReport | None) -> None:
+        if report is None:
+            self.acknowledge_damage()
+        else:
+            self._unkept.append(report)
+
+    def acknowledge_damage(self) -> None:
+        """The judge has read the reports: forget them (the notice file is removed). A recovery
+        that is not finished (``unsaved``) stays, and so does its report."""
+        with self.lock:
+            self._unkept = [r for r in self._unkept if r.unsaved]
+            keep = [r for r in self._notices if r.unsaved]
+            try:
+                if keep:
+                    atomic_write_text(self.notice_path, notices_text(keep))
+                else:
+                    self.notice_path.unlink(missing_ok=True)
+            except OSError:
+                return  # still shown; acknowledged again later
+            self._notices = keep
+
+    def _read_notices(self) -> list[DamageReport]:
+        try:
+            return parse_notices(self.notice_path.read_bytes())
+        except OSError:
+            return []
+
+    def _save_notices(self, reports: list[DamageReport]) -> None:
+        atomic_write_text(self.notice_path, notices_text(reports))
+        self._notices = list(reports)
+
+    def _resume_recovery(self) -> None:
+        """An earlier start moved a damaged file aside but could not write the recovered records
+        back (disk full): recover them again from the moved file, and write them if possible."""
+        pending = [r for r in self._notices if r.unsaved]
+        if not pending:
+            return
+        if self.path.exists():  # written after all (only the notice was not updated)
+            self._finish_notices()
+            return
+        report = pending[-1]
+        try:
+            raw = json.loads(Path(report.moved_to).read_bytes().decode("utf-8-sig"))
+        except (OSError, ValueError, RecursionError):
+            raw = None
+        data = check_shape(raw)[0] if raw is not None else {}
+        if not any(data.values()):
+            self._finish_notices()  # nothing left to write back
+            return
+        self._recovered = data
+        self._write_recovered(data)
+
+    def _write_recovered(self, data: Data) -> None:
+        """Write recovered records into the data file; on an error keep serving them from memory
+        and note why in the report."""
+        try:
+            atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, sort_keys=True))
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            self._notices = [replace(r, unsaved=why) if r.unsaved else r for r in self._notices]
+            with contextlib.suppress(OSError):
+                self._save_notices(self._notices)
+            return
+        self._recovered = None
+        self._finish_notices()
+
+    def _finish_notices(self) -> None:
+        self._recovered = None
+        if any(r.unsaved for r in self._notices):
+            self._notices = [replace(r, unsaved="") for r in self._notices]
+            with contextlib.suppress(OSError):  # a stale "unsaved" only matters without the file
+                self._save_notices(self._notices)
 
     # TinyDB's interface ---------------------------------------------------------------------
     def read(self) -> Data | None:
+        if self._recovered is not None:  # not in the data file yet (disk full): from memory
+            return copy.deepcopy(self._recovered)
         try:
             text = self.path.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
@@ -214,7 +373,11 @@ class AtomicJSONStorage(Storage):
     def write(self, data: Data) -> None:
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         with self.lock:
+            if self._unmoved:  # the damaged original must be moved aside before anything replaces it
+                self._move_aside()
             atomic_write_text(self.path, text)
+            if self._recovered is not None:  # the recovered records are in the file now
+                self._finish_notices()
 
     # start-up check ---------------------------------------------------------------------------
     def _load_checked(self) -> Data | None:
@@ -244,13 +407,41 @@ class AtomicJSONStorage(Storage):
         return data
 
     def _quarantine(self, reason: str, data: Data, kept: int, dropped: int) -> Data | None:
+        """Move the damaged file aside (never delete it), keep a notice of it, write back what
+        could be recovered. Raises nothing for a full disk: what cannot be written yet is
+        served from memory and finished later (see the module's docstring)."""
+        report = DamageReport(str(self.path), str(self.path), reason, kept, dropped, when=_now_iso(),
+                              unsaved=NOT_WRITTEN_YET)
+        self._recovered = data
+        self._unmoved = True
+        self._pending_report = report
+        try:
+            self._move_aside()
+        except OSError:
+            return data or None  # the damaged file stays where it is, reported from memory
+        if data:
+            self._write_recovered(data)
+        else:
+            self._finish_notices()
+        return data or None
+
+    def _move_aside(self) -> None:
+        """The notice first (so that any later start knows), then the rename. ``OSError`` when
+        the notice cannot be written: then nothing was moved and the report is kept in memory."""
+        report = self._pending_report
+        assert report is not None
+        if report in self._unkept:
+            self._unkept.remove(report)
         target = damaged_name(self.path)
+        try:
+            self._save_notices([*self._notices, replace(report, moved_to=str(target))])
+        except OSError as exc:
+            self._pending_report = replace(report, unsaved=exc.strerror or str(exc))
+            self._unkept.append(self._pending_report)
+            raise
         os.replace(self.path, target)  # moved, never deleted
         _fsync_dir(self.path.parent)
-        if data:
-            atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, sort_keys=True))
-        self.damage = DamageReport(str(self.path), str(target), reason, kept, dropped)
-        return data or None
+        self._unmoved = False
 
 
 def default_path() -> Path:
@@ -276,25 +467,56 @@ class PrefsStorage(Storage):
 
     Build it with :meth:`load` (async: it reads the stored text once). ``read`` answers from
     memory; ``write`` updates memory and schedules ``prefs.set`` through ``run_task`` (normally
-    ``page.run_task``); writes are sent in order and each sends the latest text.
+    ``page.run_task``); writes are sent in order and each sends the latest text. Damage reports
+    are kept under ``<key>.notice`` until :meth:`acknowledge_damage`.
     """
 
     def __init__(self, prefs: Any, key: str, data: Data | None,
-                 run_task: Callable[..., Any], damage: DamageReport | None = None) -> None:
+                 run_task: Callable[..., Any], damage: DamageReport | None = None,
+                 notices: list[DamageReport] | None = None) -> None:
         super().__init__()
         self.prefs = prefs
         self.key = key
+        self.notice_key = key + ".notice"
         self._data = data
         self._text = json.dumps(data, ensure_ascii=False) if data is not None else None
         self._run_task = run_task
         self._send_lock: asyncio.Lock | None = None
-        self.damage = damage
+        self._notices: list[DamageReport] = list(notices or [])
+        if damage is not None and damage not in self._notices:
+            self._notices.append(damage)
         self.lock = threading.RLock()
+
+    @property
+    def damages(self) -> list[DamageReport]:
+        return list(self._notices)
+
+    @property
+    def damage(self) -> DamageReport | None:
+        return self._notices[-1] if self._notices else None
+
+    @damage.setter
+    def damage(self, report: DamageReport | None) -> None:
+        if report is None:
+            self.acknowledge_damage()
+        else:
+            self._notices.append(report)
+
+    def acknowledge_damage(self) -> None:
+        """Forget the reports here and in the preferences."""
+        self._notices = []
+
+        async def forget() -> None:
+            with contextlib.suppress(Exception):
+                await self.prefs.remove(self.notice_key)
+
+        self._run_task(forget)
 
     @classmethod
     async def load(cls, prefs: Any, run_task: Callable[..., Any], key: str = PREFS_KEY) -> "PrefsStorage":
         raw = await prefs.get(key)
         damage = None
+        notices = parse_notices(await prefs.get(key + ".notice"))
         data: Data | None = None
         if raw is not None and raw != "":
             reason, kept, dropped = "", 0, 0
@@ -310,14 +532,15 @@ class PrefsStorage(Storage):
                     reason = _reason_text(reasons)
             if dropped:
                 target = f"{key}.damaged-{_timestamp()}"
+                damage = DamageReport(key, target, reason, kept, dropped, when=_now_iso())
+                await prefs.set(key + ".notice", notices_text([*notices, damage]))  # first
                 await prefs.set(target, raw if isinstance(raw, str) else json.dumps(raw))
-                damage = DamageReport(key, target, reason, kept, dropped)
                 if data:
                     await prefs.set(key, json.dumps(data, ensure_ascii=False))
                 else:
                     await prefs.remove(key)
                     data = None
-        return cls(prefs, key, data or None, run_task, damage)
+        return cls(prefs, key, data or None, run_task, damage, notices)
 
     def read(self) -> Data | None:
         return copy.deepcopy(self._data) if self._data is not None else None
@@ -354,6 +577,16 @@ class _Given:
 def is_web() -> bool:
     """True in the browser build (Pyodide)."""
     return sys.platform == "emscripten"
+
+
+async def off_loop(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Run ``fn(*args, **kwargs)`` — a ledger write, an import, a read of a large file — in a
+    worker thread (``asyncio.to_thread``) and return its result (or raise its exception), so that
+    the served app's event loop, shared by every browser session, keeps answering the others
+    meanwhile. In Pyodide (no threads; the storage is in memory there) it is called directly."""
+    if is_web():
+        return fn(*args, **kwargs)
+    return await asyncio.to_thread(fn, *args, **kwargs)
 
 
 async def open_app_db(page: Any = None, path: str | os.PathLike[str] | None = None) -> TinyDB:
@@ -405,3 +638,23 @@ def transaction(db: TinyDB) -> Iterator[TinyDB]:
 def damage_of(db: TinyDB) -> DamageReport | None:
     """The :class:`DamageReport` of ``db``'s storage, if its data had to be moved aside."""
     return getattr(db.storage, "damage", None)
+
+
+def damages_of(db: TinyDB) -> list[DamageReport]:
+    """Every unacknowledged :class:`DamageReport` of ``db``'s storage, oldest first (they survive
+    a restart until :func:`acknowledge_damage`)."""
+    found = getattr(db.storage, "damages", None)
+    if found is None:
+        one = damage_of(db)
+        return [one] if one is not None else []
+    return list(found)
+
+
+def acknowledge_damage(db: TinyDB) -> None:
+    """The reports have been read: stop keeping them (a recovery still waiting for disk space
+    stays reported)."""
+    ack = getattr(db.storage, "acknowledge_damage", None)
+    if ack is not None:
+        ack()
+    elif hasattr(db.storage, "damage"):
+        db.storage.damage = None

@@ -368,6 +368,13 @@ class SearchIndex:
             cur = post[key].get(doc_id, 0.0)
             post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
 
+    def _add_typed_romaji(self, doc_id: int, spellings: tuple[str, ...]) -> None:
+        """The romaji spellings people type for a name, as words and written as one word."""
+        for x in spellings:
+            self._romaji.add(romaji_key(fold(x).replace(" ", "").replace("-", "")))
+            self._add(doc_id, x, W_TERM)
+            self._add(doc_id, x.replace(" ", ""), W_TERM)
+
     def _add_romaji(self, doc_id: int, kana: str, typed: tuple[str, ...] = ()) -> None:
         """The romaji of a kana name (see :func:`romaji_of`), indexed like the typed ones; a name
         joined by a particle (てんぱいせんげんのへんこう) also gives its parts (henkou)."""
@@ -471,7 +478,7 @@ class SearchIndex:
         self._add(d, getattr(r, "condition", None), W_TEXT)
         if foul:
             self._add(d, foul.name, W_FOUL_NAME)
-            self._add_romaji_spellings(d, foul.romaji)
+            self._add_typed_romaji(d, foul.romaji)
             for x in foul.aliases:
                 self._add(d, x, W_FOUL_ALIAS)
             for x in (*foul.japanese, *foul.reading):
@@ -485,14 +492,6 @@ class SearchIndex:
                 self._row_refs[(ref, None)].append(d)
         self._rows_of[(rs.id, r.id)].append(d)
 
-    def _add_romaji_spellings(self, d: int, spellings) -> None:
-        """A name's romaji spellings (``kuikae``, ``kui kae``): known as romaji, and indexed with and
-        without their spaces."""
-        for x in spellings:
-            self._romaji.add(romaji_key(fold(x).replace(" ", "").replace("-", "")))
-            self._add(d, x, W_TERM)
-            self._add(d, x.replace(" ", ""), W_TERM)
-
     def _index_term(self, t, fouls, rule_doc: dict[tuple, int], rows_of_foul: dict[str, list[int]]) -> None:
         names = (t.term, *t.romaji)
         japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
@@ -505,7 +504,7 @@ class SearchIndex:
             listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
             lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))
         self._add(d, t.term, W_TERM)
-        self._add_romaji_spellings(d, t.romaji)
+        self._add_typed_romaji(d, t.romaji)
         for a in t.aliases:
             self._add(d, a, W_ALIAS)
         self._add(d, t.definition, W_DEF)

@@ -27,6 +27,7 @@ from handbook.ui.context import (
     WIDE,
     AppContext,
     Settings,
+    apply_locale,
     theme_mode,
 )
 from handbook.ui.routes import APP_ROUTE_ROOTS, parent_route, split_route
@@ -42,6 +43,12 @@ PREFS_TIMEOUT = 3.0
 #: how long set_url waits for the browser to report the new route, then lets frames pass
 URL_CONFIRM_TIMEOUT = 1.0
 URL_SETTLE_S = 0.15
+#: seconds a disconnected browser session is kept for it to reconnect (Flet's default is an hour,
+#: ~0.7 MB a session). Ten minutes covers a phone whose screen locks between two tables; after
+#: that the browser starts a fresh session on the same screen (the ledger is on disk, not in the
+#: session; only unsaved typing and a given judge passphrase are asked again).
+#: ``FLET_SESSION_TIMEOUT`` in the environment (seconds) overrides it.
+SESSION_TIMEOUT_S = 600
 
 
 def make_theme(dark: bool = False) -> ft.Theme:
@@ -82,14 +89,34 @@ class Preferences:
         if theme in (THEME_SYSTEM, THEME_LIGHT, THEME_DARK):
             s.theme = theme
         locale = await self._call("get", Settings.KEY_LOCALE)
-        if isinstance(locale, str) and locale:
+        if isinstance(locale, str) and locale in i18n.SUPPORTED_LOCALES:
             s.locale = locale
         return s
 
     async def save(self, s: Settings) -> None:
         await self._call("set", Settings.KEY_RULESET, s.ruleset or "")
         await self._call("set", Settings.KEY_THEME, s.theme)
-        await self._call("set", Settings.KEY_LOCALE, s.locale)
+        # "" = never chosen: follow the browser's or phone's language
+        await self._call("set", Settings.KEY_LOCALE, s.locale or "")
+
+
+async def platform_language(page: Any) -> str:
+    """The UI language the browser or phone prefers (``navigator.languages`` on the web, the
+    system's locales in an app), "en" when it is not one the UI offers or the client does not say
+    in time (:data:`PREFS_TIMEOUT`)."""
+    getter = getattr(page, "get_device_info", None)
+    if getter is None:
+        return i18n.DEFAULT_LOCALE
+    try:
+        info = await asyncio.wait_for(getter(), PREFS_TIMEOUT)
+    except Exception as exc:  # noqa: BLE001 - the language is a preference, never a failure
+        log.warning("device info unavailable: %s", exc)
+        return i18n.DEFAULT_LOCALE
+    tags: list[str | None] = [
+        "_".join(x for x in (loc.language_code, loc.country_code) if x)
+        for loc in (getattr(info, "locales", None) or [])]
+    tags += [getattr(info, "language", None), *(getattr(info, "languages", None) or [])]
+    return i18n.preferred_language(tags)
 
 
 class HandbookApp:
@@ -113,7 +140,6 @@ class HandbookApp:
             page=page,
             library=library,
             settings=self.settings,
-            _=i18n.gettext,
             navigator=self.navigate,
             on_settings_change=self.prefs.save,
             refresher=self.refresh,
@@ -128,7 +154,7 @@ class HandbookApp:
     # ------------------------------------------------------------------ setup
     def configure_page(self) -> None:
         page = self.page
-        page.title = i18n.gettext("Riichi Judge Handbook")
+        apply_locale(page, self.ctx.translator)
         page.fonts = dict(FONTS)
         page.theme = make_theme(dark=False)
         page.dark_theme = make_theme(dark=True)
@@ -138,11 +164,13 @@ class HandbookApp:
         page.on_view_pop = self.on_view_pop
         page.on_resize = self.on_resize
         page.on_platform_brightness_change = self.on_brightness
+        page.on_locale_change = self.on_locale_change
 
     async def start(self) -> None:
         self.settings = await self.prefs.load(self.library)
         self.ctx.settings = self.settings
-        i18n.set_locale(self.settings.locale)
+        locale = self.settings.locale or await platform_language(self.page)
+        self.ctx.translator = i18n.translator(locale)
         self.configure_page()
         self.note_route(self.page.route or "/")
         self.render(self.page.route or "/")
@@ -225,6 +253,17 @@ class HandbookApp:
         # switch between the bottom bar and the side rail when the width crosses WIDE
         wide = self.ctx.wide
         if self._wide is not None and wide != self._wide:
+            self.render(self.ctx.current_route())
+
+    def on_locale_change(self, e: Any) -> None:
+        """The phone's or browser's language changed: follow it unless the user chose one."""
+        if self.settings.locale:
+            return
+        lang = i18n.preferred_language(
+            "_".join(x for x in (loc.language_code, loc.country_code) if x) for loc in (e.locales or []))
+        if lang != self.ctx.translator.language:
+            self.ctx.translator = i18n.translator(lang)
+            apply_locale(self.page, self.ctx.translator)
             self.render(self.ctx.current_route())
 
     def on_brightness(self, e: Any) -> None:
@@ -313,7 +352,10 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
 
     The ledger asks for the judge passphrase (:mod:`handbook.access`) when ``passphrase`` or
     ``HANDBOOK_PASSPHRASE`` gives one, or when ``host`` is not a loopback address — then one is
-    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters."""
+    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters.
+
+    A disconnected session is kept :data:`SESSION_TIMEOUT_S` seconds (10 minutes) unless
+    ``FLET_SESSION_TIMEOUT`` says otherwise."""
     from handbook import access
 
     setup = access.gate_for(host, passphrase)
@@ -326,6 +368,9 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
         print("The ledger asks for the judge passphrase you gave.", flush=True)
     # WEB_BROWSER would open a browser window unless Flet is told it is a server
     os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    # flet-web reads it for every connection (FletApp); its evictor drops expired sessions
+    # every 10 s
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_S))
     install_spa_fallback()
     from handbook.ui.webclient import install_local_rive
 
@@ -334,4 +379,4 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
            no_cdn=True)
 
 
-__all__ = ["HandbookApp", "Preferences", "create_app", "main", "make_theme", "serve", "WIDE"]
+__all__ = ["HandbookApp", "Preferences", "platform_language", "create_app", "main", "make_theme", "serve", "WIDE"]

@@ -19,7 +19,8 @@ from typing import Any
 import flet as ft
 
 from handbook.core.model import Library
-from handbook.i18n import _ as _gettext
+from handbook import i18n
+from handbook.i18n import Translator
 from handbook.ui.routes import parent_route, section_root
 from handbook.ui.stores import Stores
 
@@ -41,12 +42,13 @@ class Settings:
 
     ``ruleset`` is the chosen ruleset (tournament) id, ``None`` for all rulesets; ``theme`` is
     ``"system"`` (the default: follow the device), ``"light"`` or ``"dark"``; ``locale`` the UI
-    language.
+    language the user chose (``"en"``, ``"ja"``), ``None`` until they choose: the screens then
+    follow the browser's or phone's language.
     """
 
     ruleset: str | None = None
     theme: str = THEME_SYSTEM
-    locale: str = "en"
+    locale: str | None = None
 
     #: SharedPreferences keys
     KEY_RULESET = "rjh.ruleset"
@@ -64,7 +66,7 @@ class NavItem:
     selected_icon: Any
 
 
-def nav_items(_: Callable[[str], str] = _gettext) -> list[NavItem]:
+def nav_items(_: Callable[[str], str] = i18n.ENGLISH) -> list[NavItem]:
     """The five destinations, in bar order (each a route without a parent in
     :data:`handbook.ui.routes.ROUTES`)."""
     return [
@@ -95,13 +97,17 @@ class AppContext:
     - ``library``: the loaded content (:class:`handbook.Library`);
     - ``settings``: the remembered :class:`Settings`; ``ruleset`` is the chosen ruleset id or
       ``None`` for all rulesets;
-    - ``_``: gettext, for every user-visible string;
+    - ``_``: the session's :class:`handbook.i18n.Translator`: ``_("text")`` for every
+      user-visible string, ``_.ngettext(...)`` for counts, ``_.format_date`` /
+      ``_.format_decimal`` for dates and numbers in the session's locale (``translator`` holds
+      it; each session has its own, so two browser tabs can show two languages);
     - ``route``: the current route path (no query), ``query``: its query parameters;
     - ``navigate(route)``: go to another screen (pushes browser history, so Back works);
     - ``await set_url(route)``: record ``route`` in the history without rebuilding the screen;
     - ``back()``: back to where the judge came from, else up to ``parent`` of the current screen;
     - ``refresh()``: rebuild the current screen (after changing settings);
-    - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``: change and remember;
+    - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``,
+      ``set_language("en" | "ja")``: change and remember;
     - ``view(...)``: the standard screen chrome (use it so all screens look alike);
     - ``judge``: this session gave the judge passphrase (:func:`handbook.ui.gate.judge_ok`);
     - ``stores``: the ledger and the study store (:class:`handbook.ui.stores.Stores`).
@@ -110,7 +116,7 @@ class AppContext:
     page: Any
     library: Library
     settings: Settings = field(default_factory=Settings)
-    _: Callable[[str], str] = _gettext
+    translator: Translator = i18n.ENGLISH
     route: str = "/"
     query: Mapping[str, str] = field(default_factory=dict)
     navigator: Callable[[str], Any] | None = None
@@ -128,6 +134,21 @@ class AppContext:
             self.stores = Stores(self.library)
 
     # ----------------------------------------------------------------- state
+    @property
+    def _(self) -> Translator:
+        """This session's translator: call it as gettext; ``.ngettext``, ``.format_date``,
+        ``.format_decimal`` in the session's language."""
+        return self.translator
+
+    @property
+    def locale(self) -> str:
+        """The session's UI language ("en", "ja")."""
+        return self.translator.locale
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The singular or plural translation for count ``n`` in the session's language."""
+        return self.translator.ngettext(singular, plural, n)
+
     @property
     def ruleset(self) -> str | None:
         """The chosen ruleset (tournament) id, ``None`` when all rulesets are searched."""
@@ -222,6 +243,18 @@ class AppContext:
             self.page.theme_mode = theme_mode(theme)
         self._settings_changed()
 
+    def set_language(self, locale: str) -> None:
+        """Show this session in ``locale`` (one of :data:`handbook.i18n.SUPPORTED_LOCALES`) and
+        remember it on the device; the current screen is rebuilt in that language. Other
+        sessions (browser tabs) keep theirs. ``ValueError`` for a language the UI does not offer."""
+        if locale not in i18n.SUPPORTED_LOCALES:
+            raise ValueError(f"locale: must be one of {', '.join(i18n.SUPPORTED_LOCALES)}, got {locale!r}")
+        self.settings.locale = locale
+        self.translator = i18n.translator(locale)
+        apply_locale(self.page, self.translator)
+        self._settings_changed()
+        self.refresh()
+
     def _settings_changed(self) -> None:
         if self.on_settings_change is not None:
             _run(self.on_settings_change(self.settings))
@@ -270,6 +303,30 @@ class AppContext:
                                tooltip=self.theme_label(), on_click=open_choice, key="theme-switch")
         wrapper = labelled(button, on_tap=open_choice)
         return wrapper
+
+    def language_label(self) -> str:
+        """The language button's accessible name and tooltip: what it does, said in the language
+        it switches to ("日本語で表示" on an English screen, "Show in English" on a Japanese one),
+        so a reader who cannot read the screen's language still finds their own."""
+        return i18n.SWITCH_TO[self.next_language()]
+
+    def next_language(self) -> str:
+        """The language the language button switches to (the next of the offered ones)."""
+        offered = i18n.SUPPORTED_LOCALES
+        here = self.translator.language
+        return offered[(offered.index(here) + 1) % len(offered)] if here in offered else offered[0]
+
+    def language_switch(self) -> ft.Control:
+        """The AppBar's language button (48 x 48, a globe): one tap shows this session in the
+        other language (English ⇄ 日本語) and remembers the choice on the device. A toggle rather
+        than a menu: two languages, one hand, and a dialog closing while the locale changes
+        under it was seen to stay on screen in Flutter web."""
+        def switch(e=None) -> None:
+            self.set_language(self.next_language())
+
+        button = ft.IconButton(icon=ft.Icons.LANGUAGE, tooltip=self.language_label(),
+                               on_click=switch, key="language-switch")
+        return labelled(button, on_tap=switch)
 
     def back_button(self, target: str | None = None) -> ft.Control:
         """An AppBar back arrow (accessible name "Back") going up to ``target`` or the parent."""
@@ -343,7 +400,7 @@ class AppContext:
             title=ft.Text(title, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
             leading=leading,
             automatically_imply_leading=False,
-            actions=[*actions, self.theme_switch()],
+            actions=[*actions, self.language_switch(), self.theme_switch()],
         )
         if scroll:
             body: ft.Control = ft.ListView(controls=list(controls), expand=True, spacing=4,
@@ -382,6 +439,17 @@ def labelled(button: ft.IconButton, *, on_tap: Callable | None = None,
     button.height = button.height or TOUCH
     return ft.Semantics(label=button.tooltip if isinstance(button.tooltip, str) else None, button=True,
                         toggled=toggled, exclude_semantics=True, on_tap=on_tap, content=button)
+
+
+def apply_locale(page: Any, translator: Translator) -> None:
+    """Tell Flutter the session's language: Material's own texts (date picker, "OK", tooltips)
+    and the text shaping follow ``page.locale_configuration``; the tab's title too."""
+    if page is None:
+        return
+    supported = [ft.Locale("en", "US"), ft.Locale("ja", "JP")]
+    current = supported[1] if translator.language == "ja" else supported[0]
+    page.locale_configuration = ft.LocaleConfiguration(supported_locales=supported, current_locale=current)
+    page.title = translator("Riichi Judge Handbook")
 
 
 def theme_mode(theme: str) -> ft.ThemeMode:

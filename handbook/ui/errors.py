@@ -2,14 +2,25 @@
 a field and what was wrong (``"tiles: must be a whole number from 1 to 136, got ''"``) — that is
 their API and stays so. A screen shows :func:`readable` instead: a sentence that says what to do
 ("Enter a number of tiles from 1 to 136."), through gettext like every other string.
+
+The error's *code* is the field it names, the text before the first ``": "`` (``tiles``,
+``scores: S``, ``strikes``): that is how the core says which argument was wrong
+(docs/API.md, "Bad input"), and :data:`MESSAGES` turns each one into a sentence of the reader's
+language. A text without a field prefix and without a pattern is already a sentence for the
+reader (the screens raise those through gettext). In a language other than English a coded error that no pattern knows is
+never shown in English: the reader gets :data:`UNKNOWN` in their language (the English text
+stays in the server's log).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 
 from handbook.i18n import N_
+
+log = logging.getLogger(__name__)
 
 #: seat winds as the error texts name them
 _SEATS = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
@@ -41,7 +52,25 @@ MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for
     (r"^points: the row gives (?P<points>\d+)P", N_("This row gives {points}P itself: leave the points box empty.")),
     (r"^points: ", N_("Enter the points as a whole number of P, e.g. 10.")),
     (r"^source: ", N_("Choose where the tiles came from: hand, wall, dead wall or an opponent's hand.")),
+    (r"^strike: only AZRM", N_("Only AZRM records are Strikes: leave Strike off for this ruleset.")),
+    (r"^strike: .* leaves the Strike to the judge", N_("Say whether this is a Strike: the row leaves it to the judge.")),
+    (r"^strike: ", N_("This row decides whether it is a Strike (AZRM §1.4): leave the choice as the row says.")),
+    (r"^foul: .* names \d+ rows", N_("Choose the foul from the list.")),
+    (r"^foul: ", N_("Choose the foul from the ruleset's penalty table.")),
+    (r"^(scores|penalties): ", N_("Enter the four table scores as whole numbers.")),
 ))
+
+#: what a reader of another language than English sees for a coded error no pattern knows
+UNKNOWN = N_("That could not be done with what was entered: check the boxes and try again.")
+
+_CODED = re.compile(r"^[a-z_]+(: [ESWN])?: ")
+
+
+def error_code(error: BaseException | str) -> str | None:
+    """The field a core ``ValueError`` names (``"tiles"``, ``"scores"``), ``None`` for a text
+    that is already a sentence for the reader."""
+    m = _CODED.match(str(error))
+    return m.group(0).split(":", 1)[0] if m else None
 
 
 def readable(error: BaseException | str, _: Callable[[str], str]) -> str:
@@ -56,8 +85,13 @@ def readable(error: BaseException | str, _: Callable[[str], str]) -> str:
             if values.get("seat"):
                 values["seat"] = _(_SEATS[values["seat"]])
             return _(message).format(**values)
-    rest = re.sub(r"^[a-z_]+(: [ESWN])?: ", "", text)
+    if error_code(text) is None:  # already a sentence for the reader
+        return text[:1].upper() + text[1:]
+    if getattr(_, "language", "en") != "en":
+        log.info("no sentence for %r; shown as %r", text, UNKNOWN)
+        return _(UNKNOWN)
+    rest = _CODED.sub("", text)
     return rest[:1].upper() + rest[1:]
 
 
-__all__ = ["MESSAGES", "readable"]
+__all__ = ["MESSAGES", "UNKNOWN", "error_code", "readable"]

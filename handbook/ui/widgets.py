@@ -430,8 +430,9 @@ def yes_no(ctx: "AppContext", value: bool) -> str:
     return ctx._("Yes") if value else ctx._("No")
 
 
-def date_text(d: datetime.date | None) -> str:
-    return i18n.format_date(d) if d else "—"
+def date_text(d: datetime.date | None, _: i18n.Translator) -> str:
+    """``d`` in the session's locale (``_``: ``ctx._``), "—" for none."""
+    return _.format_date(d) if d else "—"
 
 
 def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = True,
@@ -452,7 +453,7 @@ def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = T
     ]
     if s.suspended:
         rows.append(fact(_("Suspension"), _("{first} to {last} (both included)").format(
-            first=date_text(s.suspension_start), last=date_text(s.suspension_end)), key="suspension"))
+            first=date_text(s.suspension_start, _), last=date_text(s.suspension_end, _)), key="suspension"))
 
     def cell(control: ft.Control) -> ft.Control:
         return ft.Container(control, expand=True)
@@ -464,9 +465,9 @@ def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = T
             cell(fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
                        key="until")),
         ], vertical_alignment=ft.CrossAxisAlignment.END),
-        fact(_("Window"), _("{start} to {on}").format(start=date_text(s.window_start), on=date_text(s.on)),
+        fact(_("Window"), _("{start} to {on}").format(start=date_text(s.window_start, _), on=date_text(s.on, _)),
               size=BODY_SIZE + 2, key="window"),
-        fact(_("Next drop-out"), date_text(s.next_drop_out) if s.next_drop_out
+        fact(_("Next drop-out"), date_text(s.next_drop_out, _) if s.next_drop_out
               else _("No Strikes in the window"), size=BODY_SIZE + 2, key="drop-out",
               note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
         ft.Row([

@@ -7,7 +7,10 @@ records lost. Bounded: everything runs on this machine against temporary folders
 * 4 writer processes × 100 appends at once: 400 records;
 * damaged data files and hostile imports (the cases of tests/ledger/test_faults.py): each is
   moved aside or refused with a message, and the app keeps working;
-* odd URLs: each shows a screen (no crash).
+* odd URLs: each shows a screen (no crash);
+* a bounded load (:func:`test_load_of_20_sessions`): 20 sessions for 60 s on 127.0.0.1, each a
+  client speaking Flet's websocket protocol (``flet_load.py``, no browser), then the sessions'
+  expiry once they have disconnected.
 
 Figures are printed and kept in ``benchmark.extra_info``.
 """
@@ -26,6 +29,9 @@ import pytest
 
 from handbook.ledger import Ledger, LedgerImportError
 from handbook.storage import open_db, transaction
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 
 NOTEN = "Noten Riichi"
 KILLS = 50
@@ -192,3 +198,113 @@ def test_fault_suite(benchmark, tmp_path, library, monkeypatch):
     assert b["moved aside, app working"] == b["damaged files"]
     assert b["refused with a message"] == b["bad imports"]
     assert u["showed a screen"] == u["odd URLs"]
+
+
+# --- a bounded load: 20 sessions × 60 s on 127.0.0.1 --------------------------------------------------
+
+LOAD_SESSIONS, LOAD_SECONDS = 20, 60.0
+LOAD_THINK_S = (1.0, 3.0)  # a judge's pause between two taps, drawn per request
+#: FLET_SESSION_TIMEOUT for this server only, so that expiry is seen within the run (the app's
+#: own setting is 600 s; see handbook.ui.app.SESSION_TIMEOUT_S); flet-web evicts every 10 s
+LOAD_EXPIRY_S = 15
+LOAD_AGAIN_S = 20.0
+LOAD_ALONE_S = 20.0
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory (``VmRSS``) of ``pid`` and its children now, in MiB."""
+    from browser_harness import process_tree
+
+    total = 0
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return round(total / 1024, 1)
+
+
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) ``pid`` has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _load(server, library) -> dict:
+    import asyncio
+
+    from flet_load import Figures, judge, reconnects
+
+    option = str(next(r for r in library.rulesets["azrm"].penalties if r.foul == NOTEN).index)
+    figures = Figures()
+    rss_idle = rss_mb(server.pid)
+    # one judge alone first: what a request costs on this machine right now, without the others
+    alone = Figures()
+    await judge(server.port, alone, 99, LOAD_ALONE_S, option, LOAD_THINK_S, seed=99)
+    cpu_before = cpu_s(server.pid)
+    started = time.monotonic()
+    clients = await asyncio.gather(*(
+        judge(server.port, figures, n, LOAD_SECONDS, option, LOAD_THINK_S, seed=n)
+        for n in range(LOAD_SESSIONS)))
+    elapsed = time.monotonic() - started
+    cpu_used = cpu_s(server.pid) - cpu_before
+    rss_loaded = rss_mb(server.pid)
+    ids = [c.session_id for c in clients if c.session_id]
+    ledger = server.data_dir / "ledger.json"
+    stored_first = len(json.loads(ledger.read_text())["records"]) if ledger.exists() else 0
+    kept_soon = await reconnects(server.port, ids[:1])  # a phone back after a short lock
+    await asyncio.sleep(LOAD_EXPIRY_S + 12)
+    kept_later = await reconnects(server.port, ids[1:])
+    rss_expired = rss_mb(server.pid)
+    # a second wave after the first one's sessions expired: is their memory used again?
+    again = Figures()
+    await asyncio.gather(*(judge(server.port, again, n, LOAD_AGAIN_S, option, LOAD_THINK_S,
+                                 seed=100 + n) for n in range(LOAD_SESSIONS)))
+    rss_again = rss_mb(server.pid)
+    return {
+        "sessions": figures.sessions, "seconds": round(elapsed, 1), "requests": figures.requests,
+        "errors": len(figures.errors), "first errors": figures.errors[:3],
+        "p50 ms": round(figures.percentile(figures.times, 50) * 1000),
+        "p95 ms": round(figures.percentile(figures.times, 95) * 1000),
+        "max ms": round(max(figures.times, default=0) * 1000),
+        "one session alone p50 ms": round(alone.percentile(alone.times, 50) * 1000),
+        "one session alone p95 ms": round(alone.percentile(alone.times, 95) * 1000),
+        "first screen p95 ms": round(figures.percentile(figures.first_screen, 95) * 1000),
+        "p95 ms by screen": {k: round(figures.percentile(v, 95) * 1000)
+                             for k, v in sorted(figures.by_kind.items())},
+        "server CPU %": round(100 * cpu_used / elapsed),
+        "machine load average": round(os.getloadavg()[0], 1),
+        "records added": figures.records_added + alone.records_added, "records stored": stored_first,
+        "server RSS MiB idle": rss_idle, "after load": rss_loaded,
+        "after expiry": rss_expired,
+        f"after a second wave of {LOAD_SESSIONS} × {LOAD_AGAIN_S:.0f} s": rss_again,
+        "second wave errors": len(again.errors),
+        "resumed after a short break": f"{kept_soon}/1",
+        f"kept after {LOAD_EXPIRY_S + 12} s": f"{kept_later}/{len(ids) - 1}",
+    }
+
+
+def test_load_of_20_sessions(benchmark, tmp_path, library, monkeypatch):
+    import asyncio
+
+    from browser_harness import start_server, stop_server
+
+    monkeypatch.setenv("FLET_SESSION_TIMEOUT", str(LOAD_EXPIRY_S))
+    server = start_server(tmp_path / "data", tmp_path / "server.log")
+    figures: dict = {}
+    try:
+        benchmark.pedantic(lambda: figures.update(asyncio.run(_load(server, library))),
+                           rounds=1, iterations=1)
+    finally:
+        stop_server(server)
+    print()
+    print("load, 20 sessions × 60 s: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+    benchmark.extra_info.update({k: str(v) for k, v in figures.items()})
+    assert figures["sessions"] == LOAD_SESSIONS
+    assert figures["errors"] == 0, figures["first errors"]
+    assert figures["second wave errors"] == 0
+    assert figures["records stored"] == figures["records added"] > 0
+    assert figures["resumed after a short break"] == "1/1"
+    assert figures[f"kept after {LOAD_EXPIRY_S + 12} s"].startswith("0/")

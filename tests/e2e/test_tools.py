@@ -76,7 +76,7 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     hb.reload(ready="Noten Riichi")
     # the export is downloaded by the browser, never written on the server
     with hb.page.expect_download(timeout=15000) as download:
-        hb.click_button("Export CSV", then="Exported 1 record(s)")
+        hb.click_button("Export CSV", then="Exported 1 record")
     name = download.value.suggested_filename
     assert name.startswith("ledger-Ida_Ito-") and name.endswith(".csv")
     exported = [tmp_path / name]
@@ -100,7 +100,7 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     with hb.page.expect_file_chooser(timeout=15000) as chooser:
         hb.click_button("Import a file")
     chooser.value.set_files(str(exported[0]))
-    hb.wait_for_text("Imported 0 record(s)")
+    hb.wait_for_text("Imported 0 records")
     assert hb.has_text("1 already in the ledger")
 
 

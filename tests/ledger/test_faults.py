@@ -180,7 +180,7 @@ def test_one_record_with_a_wrong_type_is_skipped_and_reported(ctx, app_ledger, f
     assert [p.name for p in app_ledger.players()] == ["Hana"]
     assert app_ledger.unreadable and field in app_ledger.unreadable[0][1]
     text = visible_texts(build_view(ctx, "/ledger"))
-    assert "1 stored record(s) could not be read" in text and field in text
+    assert "1 stored record could not be read" in text and field in text
     assert "Hana" in text
     app_ledger.add("Ivo", "2026-04-02", "azrm", NOTEN)  # the rest keeps working
     assert len(table.all()) == 3

@@ -293,7 +293,7 @@ def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page, pick
     assert app_ledger.records() == before
     good = json.dumps([{"player": "Hal", "date": "2026-04-02", "ruleset": "azrm", "foul": "Cheating"}])
     import_file(v, picker, good.encode(), "good.json")
-    assert "Imported 1 record(s) from good.json" in visible_texts(v)
+    assert "Imported 1 record from good.json" in visible_texts(v)
     assert "Hal" in visible_texts(v)
 
 

@@ -35,7 +35,7 @@ def test_import_reads_the_bytes_the_browser_sent(ctx, app_ledger, picker):
     v = build_view(ctx, "/ledger")
     _import(v)
     assert [r.player for r in app_ledger.records()] == ["Ian"]
-    assert "Imported 1 record(s) from in.csv" in visible_texts(v)
+    assert "Imported 1 record from in.csv" in visible_texts(v)
 
 
 @pytest.mark.parametrize("claimed", ["size", "bytes"])
@@ -66,5 +66,5 @@ def test_export_in_the_served_app_goes_to_the_browser(ctx, app_ledger, picker, p
     assert saved["file_name"].startswith("ledger-Jo-") and saved["file_name"].endswith(".csv")
     assert b"Jo,,2026-04-01,azrm" in saved["src_bytes"]
     assert not (tmp_path / "data" / "exports").exists()
-    assert "Exported 1 record(s) as ledger-Jo-" in visible_texts(v)
+    assert "Exported 1 record as ledger-Jo-" in visible_texts(v)
     assert str(tmp_path) not in visible_texts(v)

@@ -141,30 +141,40 @@ def ja_catalogue(tmp_path):
     path.mkdir(parents=True)
     with open(path / "messages.mo", "wb") as f:
         write_mo(f, cat)
-    yield tmp_path
-    i18n.set_locale("en")
+    return tmp_path
 
 
-def test_set_locale_switches_every_string(ja_catalogue, library):
-    assert i18n.set_locale("ja_JP", localedir=str(ja_catalogue)) == "ja_JP"
-    assert i18n._("Search") == "検索"
-    assert i18n._("Rules") == "Rules"  # untranslated: English source
+def test_a_translator_switches_every_string(ja_catalogue, library):
+    ja = i18n.translator("ja_JP", localedir=ja_catalogue)
+    assert ja.locale == "ja_JP" and ja.language == "ja"
+    assert ja("Search") == "検索"
+    assert ja("Rules") == "Rules"  # untranslated: English source
     assert "ja" in i18n.available_locales(str(ja_catalogue))
-    # screens pick it up without changes
+    # screens pick it up from the context without changes
     from handbook.ui import screens
     from handbook.ui.context import AppContext
 
-    ctx = AppContext(page=StubPage(), library=library, _=i18n.gettext)
+    ctx = AppContext(page=StubPage(), library=library, translator=ja)
     view = screens.build_view(ctx, "/")
     assert find(view, ft.TextField, label="検索")
     assert find(view, ft.IconButton, tooltip="テーマ: システム")
     assert view.navigation_bar.destinations[0].label == "検索"
+    # nothing global changed: another session is still in English
+    other = AppContext(page=StubPage(), library=library)
+    assert screens.build_view(other, "/").navigation_bar.destinations[0].label == "Search"
 
 
 def test_unknown_locale_falls_back_to_english():
-    assert i18n.set_locale("xx") == "xx"
-    assert i18n._("Search") == "Search"
-    i18n.set_locale("en")
+    xx = i18n.translator("xx")
+    assert xx.locale == "xx" and xx("Search") == "Search"
+    assert xx.format_decimal(30000) == "30,000"  # Babel does not know it: English formats
+
+
+def test_language_of_the_platform():
+    assert i18n.language_of("ja-JP") == "ja" and i18n.language_of("en_GB") == "en"
+    assert i18n.language_of("fr") == "en" and i18n.language_of(None) == "en"
+    assert i18n.preferred_language(["fr-FR", "ja-JP", "en-US"]) == "ja"
+    assert i18n.preferred_language(["de", None]) == "en"
 
 
 def test_formatting_helpers():
@@ -174,6 +184,8 @@ def test_formatting_helpers():
     assert i18n.format_date(d, locale="en") == "Apr 20, 2026"
     assert i18n.format_date(d, locale="ja") == "2026/04/20"
     assert i18n.format_number(1000) == "1,000"
+    assert i18n.translator("ja").format_date(d, "long") == "2026年4月20日"
+    assert i18n.translator("de").format_decimal(-2.5) == "-2,5"
 
 
 def test_rotating_keeps_what_was_typed(library):

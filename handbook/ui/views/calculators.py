@@ -101,12 +101,12 @@ def parse_on(text: str) -> datetime.date:
     raise ValueError(f"on: {t!r} is not a date (YYYY-MM-DD)")
 
 
-def signed(n: int) -> str:
-    """+4,000 / −8,000 / 0 with the locale's separators."""
+def signed(n: int, locale: str | None = None) -> str:
+    """+4,000 / −8,000 / 0 with ``locale``'s separators (the session's: ``ctx.locale``)."""
     if n > 0:
-        return "+" + i18n.format_decimal(n)
+        return "+" + i18n.format_decimal(n, locale=locale)
     if n < 0:
-        return "\u2212" + i18n.format_decimal(-n)
+        return "\u2212" + i18n.format_decimal(-n, locale=locale)
     return "0"
 
 
@@ -279,9 +279,10 @@ def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender
             if seat == offender:
                 who = _("{seat} — offender").format(seat=who)
             rows.append(ft.Semantics(
-                label=f"{who}: {signed(s.payments[seat])}", container=True,
+                label=f"{who}: {signed(s.payments[seat], ctx.locale)}", container=True,
                 content=ft.Row([ft.Text(who, size=BODY_SIZE, expand=True),
-                                ft.Text(signed(s.payments[seat]), size=BIG - 4, weight=ft.FontWeight.W_700)])))
+                                ft.Text(signed(s.payments[seat], ctx.locale), size=BIG - 4,
+                                        weight=ft.FontWeight.W_700)])))
     else:
         rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
                             weight=ft.FontWeight.W_600, key="no-payment"))
@@ -550,7 +551,8 @@ class _StrikesScreen:
 
 def _player_label(ctx: AppContext, p) -> str:
     name = p.name if not p.club else f"{p.name} ({p.club})"
-    return ctx._("{name} — {n} Strike(s)").format(name=name, n=p.strikes)
+    return ctx.ngettext("{name} — {n} Strike", "{name} — {n} Strikes", p.strikes).format(
+        name=name, n=p.strikes)
 
 
 __all__ = [
@@ -580,7 +582,7 @@ def parse_points(text: str, field: str) -> int:
     return -n if m.group(1) and m.group(1) != "+" else n
 
 
-def group_as_typed(text: str) -> str:
+def group_as_typed(text: str, locale: str | None = None) -> str:
     """The box's text with its digits grouped by thousands in the locale's way, the sign kept
     (``"-25000"`` → ``"−25,000"``); text that is not a number is left as it is."""
     t = (text or "").strip()
@@ -589,7 +591,7 @@ def group_as_typed(text: str) -> str:
     if not m or not digits:
         return "\u2212" if m and m.group(1) in _SIGNS and m.group(1) else t
     sign = "\u2212" if m.group(1) in _SIGNS and m.group(1) else ""
-    return sign + i18n.format_decimal(int(digits))
+    return sign + i18n.format_decimal(int(digits), locale=locale)
 
 
 def flip_sign(text: str) -> str:
@@ -597,10 +599,10 @@ def flip_sign(text: str) -> str:
     return t[1:].lstrip() if t[:1] in _SIGNS else "\u2212" + t
 
 
-def p_text(x: float, *, sign: bool = True) -> str:
-    """P to 0.1 with a real minus sign: ``+47P``, ``−20.5P``, ``0.3P``."""
+def p_text(x: float, *, sign: bool = True, locale: str | None = None) -> str:
+    """P to 0.1 with a real minus sign and ``locale``'s separators: ``+47P``, ``−20.5P``, ``0.3P``."""
     r = round(x, 1)
-    body = i18n.format_decimal(abs(r), format="#,##0.#")
+    body = i18n.format_decimal(abs(r), format="#,##0.#", locale=locale)
     if r == 0:
         return "0P"
     return ("+" if r > 0 and sign else "\u2212" if r < 0 else "") + body + "P"
@@ -612,40 +614,47 @@ def rule_label(library: Library, where: tuple[str, str]) -> str:
 
 
 def final_text(f: "handbook.FinalScore", library: Library, _: Callable[[str], str]) -> str:
-    """The result as plain text for a score sheet: one line per seat (E, S, W, N), then the rules."""
+    """The result as plain text for a score sheet: one line per seat (E, S, W, N), then the rules.
+    ``_``: the session's translator (``ctx._``; its locale formats the numbers)."""
     rs = library.rulesets[f.ruleset]
+    loc = getattr(_, "locale", None)
+
+    def pt(x: float) -> str:
+        return p_text(x, locale=loc)
+
     lines = [_("End of hanchan — {ruleset} ({rule})").format(ruleset=rs.short, rule=rule_label(
         library, f.sources["procedure"]))]
     for r in f.rows:
         lines.append(_("{seat}: rank {rank}, {table} table points, uma {uma}, riichi sticks {deposits}, "
                        "penalty {penalty}, final {final}").format(
-            seat=_(FINAL_SEAT_NAMES[r.seat]), rank=r.rank, table=signed(r.table) if r.table < 0
-            else i18n.format_decimal(r.table), uma=p_text(r.uma), deposits=p_text(r.deposits),
-            penalty=p_text(-r.penalty), final=p_text(r.final)))
+            seat=_(FINAL_SEAT_NAMES[r.seat]), rank=r.rank, table=signed(r.table, loc) if r.table < 0
+            else i18n.format_decimal(r.table, locale=loc), uma=pt(r.uma), deposits=pt(r.deposits),
+            penalty=pt(-r.penalty), final=pt(r.final)))
     lines.append(_("Uma {uma} ({rule}); riichi sticks left {rule_deposits} ({where})").format(
-        uma=" / ".join(p_text(u) for u in f.uma_scheme), rule=rule_label(library, f.sources["uma"]),
+        uma=" / ".join(pt(u) for u in f.uma_scheme), rule=rule_label(library, f.sources["uma"]),
         rule_deposits=_(DEPOSIT_RULE_NAMES[f.deposits_to]),
         where=rule_label(library, f.sources["deposits"])))
     return "\n".join(lines)
 
 
 def sum_error_text(exc: "handbook.ScoreSumError", _: Callable[[str], str]) -> str:
-    """The "doesn't add up" message in the reader's language: by how much, and a likely reason
-    when the difference is whole riichi sticks."""
-    n = i18n.format_decimal(abs(exc.off))
+    """The "doesn't add up" message in the reader's language (``_``: the session's translator,
+    ``ctx._``): by how much, and a likely reason when the difference is whole riichi sticks."""
+    tr = _ if isinstance(_, i18n.Translator) else i18n.ENGLISH
+    n = tr.format_decimal(abs(exc.off))
     head = (_("{n} short") if exc.off < 0 else _("{n} over")).format(n=n)
     if exc.off < 0 and exc.sticks == 1:
         head += " — " + _("one riichi stick not counted?")
     elif exc.off < 0 and exc.sticks:
-        head += " — " + i18n.ngettext("{n} riichi stick not counted?", "{n} riichi sticks not counted?",
-                                      exc.sticks).format(n=exc.sticks)
+        head += " — " + tr.ngettext("{n} riichi stick not counted?", "{n} riichi sticks not counted?",
+                                  exc.sticks).format(n=exc.sticks)
     elif exc.off > 0 and exc.sticks:
         head += " — " + _("riichi sticks counted twice (in a score and as left on the table)?")
     if not head.endswith("?"):
         head += "."
     return " ".join([_("The scores do not add up: {detail}").format(detail=head),
                      _("The four scores plus the riichi sticks left must make {expected}; they make {total}.").format(
-                         expected=i18n.format_decimal(exc.expected), total=i18n.format_decimal(exc.total))])
+                         expected=tr.format_decimal(exc.expected), total=tr.format_decimal(exc.total))])
 
 
 class _FinalState:
@@ -655,7 +664,7 @@ class _FinalState:
         q = ctx.query
         self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"),
                                        allowed=list(handbook.core.rulings._rulings(ctx.library).final))
-        self.scores = {s: group_as_typed(q.get(s.lower(), "")) for s in handbook.SEATS}
+        self.scores = {s: group_as_typed(q.get(s.lower(), ""), ctx.locale) for s in handbook.SEATS}
         self.penalties = {s: q.get("p" + s.lower(), "") for s in handbook.SEATS}
         self.sticks = int(q["sticks"]) if q.get("sticks", "").isdigit() else 0
 
@@ -677,17 +686,18 @@ def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
         return ft.Container(fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
 
     head = ft.Semantics(
-        label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final)),
+        label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final, locale=ctx.locale)),
         container=True, key=f"final-{r.seat}",
         content=ft.Row([ft.Text(f"{r.rank}", size=BIG + 6, weight=ft.FontWeight.W_800,
                                 color=ft.Colors.PRIMARY, width=34),
                         ft.Text(seat, size=MEDIUM, weight=ft.FontWeight.W_600, expand=True),
-                        ft.Text(p_text(r.final), size=BIG + 6, weight=ft.FontWeight.W_800)],
+                        ft.Text(p_text(r.final, locale=ctx.locale), size=BIG + 6, weight=ft.FontWeight.W_800)],
                        vertical_alignment=ft.CrossAxisAlignment.CENTER))
     figures = ft.Row([
-        cell(_("Table"), signed(r.table) if r.table < 0 else i18n.format_decimal(r.table), "table"),
-        cell(_("Uma"), p_text(r.uma), "uma"), cell(_("Sticks"), p_text(r.deposits), "sticks"),
-        cell(_("Penalty"), p_text(-r.penalty), "penalty"),
+        cell(_("Table"), signed(r.table, ctx.locale) if r.table < 0 else _.format_decimal(r.table), "table"),
+        cell(_("Uma"), p_text(r.uma, locale=ctx.locale), "uma"),
+        cell(_("Sticks"), p_text(r.deposits, locale=ctx.locale), "sticks"),
+        cell(_("Penalty"), p_text(-r.penalty, locale=ctx.locale), "penalty"),
     ], spacing=4, wrap=False)
     return ft.Container(ft.Column([head, figures], spacing=4, tight=True), padding=ft.Padding.only(bottom=8),
                         border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
@@ -698,10 +708,10 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
     lib = ctx.library
     rows: list[ft.Control] = [_final_row(ctx, r) for r in f.rows]
     rows.append(ft.Text(_("Final P = (table − {start}) / 1,000 + sticks + uma − penalty").format(
-        start=i18n.format_decimal(f.start)), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
-    facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u) for u in f.uma_scheme)), "uma"),
+        start=_.format_decimal(f.start)), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u, locale=ctx.locale) for u in f.uma_scheme)), "uma"),
              (_("Riichi sticks left: {rule}").format(rule=_(DEPOSIT_RULE_NAMES[f.deposits_to])), "deposits"),
-             (_("Starting points {start}").format(start=i18n.format_decimal(f.start)), "start"),
+             (_("Starting points {start}").format(start=_.format_decimal(f.start)), "start"),
              (_("Penalties come off the final score"), "penalties")]
     for text, what in facts:
         if what not in f.sources:
@@ -813,14 +823,14 @@ class _FinalScreen:
     def left(self, seat: str, e) -> None:
         """Group the thousands when the box loses focus (not per key: a value rewritten by the
         server while the judge types could drop a key)."""
-        grouped = group_as_typed(e.control.value or "")
+        grouped = group_as_typed(e.control.value or "", self.ctx.locale)
         if grouped != (e.control.value or ""):
             e.control.value = self.st.scores[seat] = grouped
             self.ctx.page.update()
 
     def flip(self, seat: str) -> None:
         box = self.boxes[seat]
-        self.st.scores[seat] = box.value = group_as_typed(flip_sign(box.value or ""))
+        self.st.scores[seat] = box.value = group_as_typed(flip_sign(box.value or ""), self.ctx.locale)
         self.changed()
 
     def pick_ruleset(self, value: str) -> None:

@@ -12,6 +12,8 @@ from handbook.core.search import fold, romaji_key
 from handbook.ui.context import AppContext
 from handbook.ui.routes import section_route, term_route
 from handbook.ui.text import ref_label
+from handbook.ui.titles import section_title, term_title
+from handbook.ui.titles import sorted_terms as _sorted_terms
 from handbook.ui.widgets import (
     entry_actions,
     refresh,
@@ -63,9 +65,10 @@ def filter_terms(terms: Iterable[Term], query: str) -> list[Term]:
     return out
 
 
-def sorted_terms(terms: Iterable[Term]) -> list[Term]:
-    """Alphabetical by the English term (case-insensitive)."""
-    return sorted(terms, key=lambda t: fold(t.term))
+def sorted_terms(terms: Iterable[Term], language: str = "en") -> list[Term]:
+    """Alphabetical by the English term (case-insensitive); in Japanese (``language="ja"``) in
+    gojūon order of the kana reading (see :mod:`handbook.ui.titles`)."""
+    return _sorted_terms(terms, language)
 
 
 def term_sections(library: Library, t: Term) -> list[tuple[str, Section]]:
@@ -97,16 +100,17 @@ def term_subtitle(t: Term) -> str:
 
 def build_index(ctx: AppContext) -> ft.View:
     _ = ctx._
-    terms = sorted_terms(ctx.library.glossary)
+    terms = sorted_terms(ctx.library.glossary, ctx.translator.language)
     listing = ft.Column(spacing=0)
     count = ft.Text("", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)
 
     def show(q: str) -> None:
         found = filter_terms(terms, q)
-        count.value = _("{shown} of {total} terms").format(shown=len(found), total=len(terms))
+        count.value = _.ngettext("{shown} of {total} term", "{shown} of {total} terms", len(terms)).format(
+            shown=len(found), total=len(terms))
         listing.controls = [
-            nav_tile(ctx, t.term, term_route(t.id), subtitle=term_subtitle(t) or None, key=f"term-{t.id}")
-            for t in found
+            nav_tile(ctx, title, term_route(t.id), subtitle=sub, key=f"term-{t.id}")
+            for t in found for title, sub in [term_title(ctx, t)]
         ] or [empty_note(_("No terms match the filter."))]
 
     def filtered(q: str) -> None:
@@ -125,12 +129,14 @@ def build_index(ctx: AppContext) -> ft.View:
 def build_term(ctx: AppContext, term: str) -> ft.View:
     _ = ctx._
     t = ctx.library.term(term)
+    first = term_title(ctx, t)[0]
+    second = t.term if first != t.term else t.japanese
     controls: list[ft.Control] = [
         ft.Semantics(header=True, heading_level=1,
-                     content=ft.Text(t.term, size=24, weight=ft.FontWeight.BOLD)),
+                     content=ft.Text(first, size=24 if first == t.term else 28, weight=ft.FontWeight.BOLD)),
     ]
-    if t.japanese:
-        controls.append(ft.Text(t.japanese, size=28))
+    if second:
+        controls.append(ft.Text(second, size=28 if second == t.japanese else 22))
     else:
         controls.append(ft.Text(_("No Japanese term in the source"), size=SMALL_SIZE, italic=True))
     if t.reading:
@@ -168,16 +174,18 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
     if secs:
         controls.append(section_heading(_("Sections"), count=len(secs)))
         for short, s in secs:
-            controls.append(nav_tile(ctx, f"{short} {ref_label(s.ref)}  {s.title}",
-                                     section_route(s.ruleset, s.ref), subtitle=s.title_ja,
+            title, sub = section_title(ctx, s)
+            controls.append(nav_tile(ctx, f"{short} {ref_label(s.ref)}  {title}",
+                                     section_route(s.ruleset, s.ref), subtitle=sub,
                                      leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY)))
     also = see_also(ctx.library, t)
     if also:
         controls.append(section_heading(_("See also"), count=len(also)))
         for o in also:
-            controls.append(nav_tile(ctx, o.term, term_route(o.id), subtitle=term_subtitle(o) or None,
+            title, sub = term_title(ctx, o)
+            controls.append(nav_tile(ctx, title, term_route(o.id), subtitle=sub,
                                      leading=ft.Icon(ft.Icons.TRANSLATE, color=ft.Colors.PRIMARY)))
-    return ctx.view(route=ctx.route, title=t.term, controls=controls,
+    return ctx.view(route=ctx.route, title=first, controls=controls,
                     actions=entry_actions(ctx, "term", None, t.id))
 
 

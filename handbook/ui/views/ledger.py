@@ -17,16 +17,16 @@ moved aside is reported in a banner.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import flet as ft
 
-from handbook import i18n
 from handbook import ledger as ledger_mod
 from handbook.core.model import Penalty, PenaltyRow
 from handbook.ledger import Ledger, LedgerImportError, Player, Record
-from handbook.storage import is_web
+from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.errors import readable
 from handbook.ui.gate import judge_ok, judged_ledger, lock_action, passphrase_view
 from handbook.ui.routes import build_route
 from handbook.ui.widgets import (
@@ -43,7 +43,6 @@ from handbook.ui.widgets import (
     nav_tile,
     show_snack,
 )
-from handbook.ui.errors import readable
 
 EXPORT_FOLDER = "exports"
 
@@ -100,30 +99,43 @@ def needs_judge_points(row: PenaltyRow) -> bool:
 # ------------------------------------------------------------------ shared pieces
 
 def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
-    d = ledger.damage
-    if d is None:
+    reports = ledger.damages
+    if not reports:
         return []
     _ = ctx._
-    text = _("The ledger data could not be read ({reason}). Nothing was deleted: the damaged copy "
-             "is at {path}. {recovered} record(s) were recovered.").format(
-        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    texts = [damage_text(ctx, d) for d in reports]
 
     def dismiss(e) -> None:
-        ledger.db.storage.damage = None  # seen: stop showing it in every tab
+        ledger.acknowledge_damage()  # read: not shown again, in any tab or after a restart
         banner.visible = False
         ctx.page.update()
 
     banner = ft.Container(
         key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
         content=ft.Column([
-            ft.Semantics(label=text, container=True, content=ft.Row(
+            *[ft.Semantics(label=text, container=True, content=ft.Row(
                 [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
                  ft.Text(text, size=SMALL, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
-                vertical_alignment=ft.CrossAxisAlignment.START)),
+                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
             ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
                    alignment=ft.MainAxisAlignment.END),
-        ], spacing=0, tight=True))
+        ], spacing=8, tight=True))
     return [banner]
+
+
+def damage_text(ctx: AppContext, d: DamageReport) -> str:
+    """What the banner says about one damaged data file."""
+    _ = ctx._
+    text = _.ngettext("The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} record was recovered.",
+                      "The ledger data could not be read ({reason}). Nothing was deleted: the damaged "
+                      "copy is at {path}. {recovered} records were recovered.", d.recovered).format(
+        reason=d.reason, path=d.moved_to, recovered=d.recovered)
+    if d.unsaved:
+        text += " " + _("The recovery is not finished ({problem}): the recovered records are "
+                        "shown but not saved yet. Free some space; the app finishes it by "
+                        "itself.").format(problem=d.unsaved)
+    return text
 
 
 def write_error(ctx: AppContext, exc: OSError) -> str:
@@ -141,8 +153,10 @@ def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     if not bad:
         return []
     doc_id, reason = bad[0]
-    text = ctx._("{n} stored record(s) could not be read and are not shown; they are kept "
-                 "unchanged in the data file. First: entry {id}: {reason}.").format(
+    text = ctx.ngettext("{n} stored record could not be read and is not shown; it is kept "
+                        "unchanged in the data file. Entry {id}: {reason}.",
+                        "{n} stored records could not be read and are not shown; they are kept "
+                        "unchanged in the data file. First: entry {id}: {reason}.", len(bad)).format(
         n=len(bad), id=doc_id, reason=reason)
     return [ft.Container(key="unreadable", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12,
                          border_radius=12, content=ft.Row(
@@ -192,17 +206,21 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
         try:
             if in_browser(ctx):
                 # the browser is the client: the file goes to it, never to the server's disk
-                text = ledger.export_json(player) if fmt == "json" else ledger.export_csv(player)
+                text = await off_loop(ledger.export_json if fmt == "json" else ledger.export_csv,
+                                      player)
                 name = ledger_mod.export_name(fmt, player)
                 await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
-                msg = _("Exported {n} record(s) as {name}").format(
-                    n=len(ledger.records(player)), name=name)
+                n = len(ledger.records(player))
+                msg = _.ngettext("Exported {n} record as {name}", "Exported {n} records as {name}",
+                                 n).format(n=n, name=name)
             else:
                 from handbook.paths import data_dir
 
-                path = ledger.export_file(data_dir() / EXPORT_FOLDER, fmt, player)  # type: ignore[arg-type]
-                msg = _("Exported {n} record(s) to {path}").format(
-                    n=len(ledger.records(player)), path=str(path))
+                path = await off_loop(ledger.export_file, data_dir() / EXPORT_FOLDER, fmt,  # type: ignore[arg-type]
+                                      player)
+                n = len(ledger.records(player))
+                msg = _.ngettext("Exported {n} record to {path}", "Exported {n} records to {path}",
+                                 n).format(n=n, path=str(path))
         except (OSError, ValueError) as exc:
             out.controls = [error_box(_("Export failed: {reason}").format(reason=str(exc)))]
             ctx.page.update()
@@ -237,8 +255,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
     if ledger is None:
         return _loading(ctx, _("Ledger"))
     players = _PlayerList(ctx, ledger)
-    form = _RecordForm(ctx, ledger, on_added=players.fill)
-    importer = _Importer(ctx, ledger, on_imported=players.fill)
+    form = _RecordForm(ctx, ledger, on_added=players.refill)
+    importer = _Importer(ctx, ledger, on_imported=players.refill)
     export_out = ft.Column()
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
@@ -256,23 +274,29 @@ def build_ledger(ctx: AppContext) -> ft.View:
 
 
 class _PlayerList:
-    """The ledger's players, each a link to their page; :meth:`fill` again after a change."""
+    """The ledger's players, each a link to their page; :meth:`refill` again after a change."""
 
     def __init__(self, ctx: AppContext, ledger: Ledger):
         self.ctx, self.ledger = ctx, ledger
         self.column = ft.Column(spacing=0, key="players")
         self.fill()
 
-    def fill(self) -> None:
+    async def refill(self) -> None:
+        """The players read again in a worker thread (other sessions keep working), then shown."""
+        self.fill(await off_loop(self.ledger.players))
+
+    def fill(self, players: list[Player] | None = None) -> None:
         _ = self.ctx._
-        players = self.ledger.players()
+        players = self.ledger.players() if players is None else players
         if not players:
             self.column.controls = [empty_note(_("No records yet. Add the first one below."))]
             return
         self.column.controls = [
             nav_tile(self.ctx, player_label(p), build_route("player", player=p.key),
-                     subtitle=_("{records} record(s) · {strikes} Strike(s) · last {date}").format(
-                         records=p.records, strikes=p.strikes, date=i18n.format_date(p.last)),
+                     subtitle=" · ".join([
+                         _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
+                         _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
+                         _("last {date}").format(date=_.format_date(p.last))]),
                      leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
             for p in players]
 
@@ -282,8 +306,9 @@ class _RecordForm:
     the judge's Strike and points where the row leaves them open, a note. ``on_added`` runs
     after a record is stored."""
 
-    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_added: Callable[[], None]):
+    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_added: Callable[[], Awaitable[None]]):
         self.ctx, self.ledger, self.on_added = ctx, ledger, on_added
+        self.saving = False
         _ = ctx._
         preset = ledger.player(ctx.query["player"]) if ctx.query.get("player") else None
         self.ruleset = default_ruleset(ctx.library, ctx.ruleset, ctx.query.get("ruleset"))
@@ -400,23 +425,33 @@ class _RecordForm:
             points = int(text)
         return strike, points
 
-    def add(self, e) -> None:
+    async def add(self, e) -> None:
+        if self.saving:
+            return  # a second tap while the first record is being written
+        self.saving = True
+        try:
+            await self.save()
+        finally:
+            self.saving = False
+
+    async def save(self) -> None:
         _ = self.ctx._
         self.error.controls = []
         try:
             if self.row is None:
                 raise ValueError(_("Choose the foul from the list."))
             strike, points = self.judged()
-            rec = self.ledger.add(self.name_box.value or "", (self.date_box.value or "").strip(), self.row.ruleset,
-                                  self.row.foul, club=self.club_box.value or None, note=self.note_box.value or "",
-                                  strike=strike, points=points)
+            # written in a worker thread: other sessions keep working meanwhile
+            rec = await off_loop(self.ledger.add, self.name_box.value or "", (self.date_box.value or "").strip(),
+                                 self.row.ruleset, self.row.foul, club=self.club_box.value or None,
+                                 note=self.note_box.value or "", strike=strike, points=points)
         except ValueError as exc:
             self.error.controls = [error_box(readable(exc, _))]
         except OSError as exc:
             self.error.controls = [error_box(write_error(self.ctx, exc))]
         else:
             self.note_box.value = ""
-            self.on_added()
+            await self.on_added()
             route = build_route("player", player=rec.player_key)
             show_snack(self.ctx, _("Recorded: {foul}").format(foul=rec.foul),
                        action=_("Open"), on_action=lambda e: self.ctx.navigate(route))
@@ -428,7 +463,7 @@ class _Importer:
     entry first; a refused file changes nothing and its problems are listed. ``on_imported`` runs
     after records were added."""
 
-    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_imported: Callable[[], None]):
+    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_imported: Callable[[], Awaitable[None]]):
         self.ctx, self.ledger, self.on_imported = ctx, ledger, on_imported
         self.out = ft.Column(key="import-result")
 
@@ -457,26 +492,28 @@ class _Importer:
         if problem:
             self.show(error_box(problem))
             return
-        self.read(data, files[0].name)
+        await self.read(data, files[0].name)
 
-    def read(self, data: bytes, name: str) -> None:
+    async def read(self, data: bytes, name: str) -> None:
         _ = self.ctx._
         try:
-            result = self.ledger.import_text(data, name=name)
+            result = await off_loop(self.ledger.import_text, data, name=name)  # a worker thread
         except LedgerImportError as exc:
             text = _("{name} was not imported: {problems}").format(name=name, problems="; ".join(exc.problems))
             _refused_dialog(self.ctx, name, exc.problems)
             self.show(error_box(text))
             return
         except ValueError as exc:
-            self.show(error_box(str(exc)))
+            self.show(error_box(readable(exc, _)))
             return
         except OSError as exc:
             self.show(error_box(write_error(self.ctx, exc)))
             return
-        msg = _("Imported {added} record(s) from {name}; {skipped} already in the ledger.").format(
+        msg = _.ngettext("Imported {added} record from {name}; {skipped} already in the ledger.",
+                         "Imported {added} records from {name}; {skipped} already in the ledger.",
+                         result.added).format(
             added=result.added, name=name, skipped=result.skipped)
-        self.on_imported()
+        await self.on_imported()
         show_snack(self.ctx, msg)
         self.show(ft.Text(msg, size=SMALL, key="import-ok"))
 
@@ -545,32 +582,36 @@ class _PlayerPage:
         self.records.controls = ([_record_card(ctx, r, self.remove) for r in recs] if recs
                                  else [empty_note(_("No records for this player."))])
 
-    def saved(self, write: Callable[[], object]) -> bool:
-        """Run ``write``; a failed write shows what happened (nothing changed) and gives False."""
+    async def saved(self, write: Callable[..., object], *args: object) -> tuple[bool, object]:
+        """``write(*args)`` in a worker thread (other sessions keep working); a failed write shows
+        what happened (nothing changed). ``(True, result)``, or ``(False, None)`` after a failure."""
         try:
-            write()
+            result = await off_loop(write, *args)
         except OSError as exc:
             self.problem.controls = [error_box(write_error(self.ctx, exc))]
-            return False
+            return False, None
         self.problem.controls = []
-        return True
+        return True, result
 
-    def remove(self, rec: Record) -> None:
+    async def remove(self, rec: Record) -> None:
         _ = self.ctx._
-        removed: list[Record] = []
         try:
-            ok = self.saved(lambda: removed.append(self.ledger.remove(rec.id)))
+            ok, removed = await self.saved(self.ledger.remove, rec.id)
         except KeyError:  # removed meanwhile (another tab)
-            ok = False
+            ok, removed = False, None
         self.fill()
         if ok:
-            def undo(e) -> None:
-                self.saved(lambda: self.ledger.restore(removed[0]))
-                self.fill()
-                self.ctx.page.update()
+            def undo(e) -> None:  # the snack bar calls its action synchronously
+                self.ctx.page.run_task(self.put_back, removed)
 
             show_snack(self.ctx, _("Record removed: {date}, {foul}").format(
-                date=i18n.format_date(removed[0].date), foul=removed[0].foul), action=_("Undo"), on_action=undo)
+                date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
+        self.ctx.page.update()
+
+    async def put_back(self, removed: Record) -> None:
+        """Undo: the removed record written back (in a worker thread)."""
+        await self.saved(self.ledger.restore, removed)
+        self.fill()
         self.ctx.page.update()
 
 
@@ -578,7 +619,7 @@ def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:
     _ = ctx._
     return ft.Container(
         content=ft.Column([
-            ft.Text(_("AZRM strike window on {date}").format(date=i18n.format_date(today)),
+            ft.Text(_("AZRM strike window on {date}").format(date=_.format_date(today)),
                     size=SMALL, weight=ft.FontWeight.W_600),
             *strike_status_controls(ctx, status, literal=False)], spacing=12, tight=True),
         padding=16, border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
@@ -596,8 +637,8 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     _ = ctx._
     points = sum(r.points or 0 for r in records)
     counted = sum(1 for r in records if r.points)
-    value = f"{i18n.format_decimal(points)}P"
-    note = i18n.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
+    value = f"{_.format_decimal(points)}P"
+    note = _.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
     label = _("Total penalty points")
     return ft.Semantics(label=f"{label}: {value} ({note})", container=True, content=ft.Row([
         ft.Text(label, size=BODY, weight=ft.FontWeight.W_600, expand=True),
@@ -607,10 +648,11 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     ]))
 
 
-def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -> ft.Control:
+def _record_card(ctx: AppContext, r: Record,
+                 remove: Callable[[Record], Awaitable[None]]) -> ft.Control:
     _ = ctx._
     rs = ctx.library.rulesets.get(r.ruleset)
-    facts = [i18n.format_date(r.date), rs.short if rs else r.ruleset]
+    facts = [_.format_date(r.date), rs.short if rs else r.ruleset]
     penalty = r.penalty + (f" ({r.points}P)" if r.points is not None and f"{r.points}P" not in r.penalty
                            else "")
     lines: list[ft.Control] = [
@@ -626,10 +668,14 @@ def _record_card(ctx: AppContext, r: Record, remove: Callable[[Record], None]) -
             border_radius=8))
     if r.note:
         lines.append(ft.Text(r.note, size=SMALL, italic=True))
+
+    async def on_remove(e) -> None:
+        await remove(r)
+
     return ft.Container(
         content=ft.Row([
             ft.Column(lines, spacing=4, expand=True, tight=True),
-            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), lambda e: remove(r),
+            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), on_remove,
                         key=f"remove-{r.id}"),
         ], vertical_alignment=ft.CrossAxisAlignment.START),
         padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),

@@ -231,7 +231,7 @@ def build_index(ctx: AppContext) -> ft.View:
     _ = ctx._
     controls: list[ft.Control] = []
     for rs in penalty_rulesets(ctx.library):
-        sub = [rs.title, _("{count} rows").format(count=len(rs.penalties))]
+        sub = [rs.title, _.ngettext("{count} row", "{count} rows", len(rs.penalties)).format(count=len(rs.penalties))]
         if two_column(rs):
             sub.append(_("World Championship and Lower side by side"))
         controls.append(nav_tile(ctx, rs.short, penalty_route(rs.id), subtitle=sub,
@@ -249,7 +249,8 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
 
     def show() -> None:
         rows = filter_rows(rs.penalties, state["q"], only_differences=state["diff"])
-        count.value = _("{shown} of {total} rows").format(shown=len(rows), total=len(rs.penalties))
+        count.value = _.ngettext("{shown} of {total} row", "{shown} of {total} rows", len(rs.penalties)).format(
+            shown=len(rows), total=len(rs.penalties))
         out: list[ft.Control] = []
         for category, group in group_rows(rows):
             out.append(section_heading(category, count=len(group)))

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from handbook.i18n import N_, format_date
+from handbook.i18n import N_
 
 from handbook.core.model import Edition, Library, PenaltyRow, Ruleset, Section, Term
 from handbook.ui.context import AppContext
 from handbook.ui.routes import editions_route, penalty_route, section_route, term_route
 from handbook.ui.text import ref_label, section_links
+from handbook.ui.titles import section_title, term_title
 from handbook.ui.widgets import (
     entry_actions,
     BODY_SIZE,
@@ -110,8 +111,8 @@ def build_index(ctx: AppContext) -> ft.View:
     controls: list[ft.Control] = []
     for rs in rule_rulesets(ctx.library):
         if rs.sections:
-            sub = [rs.title, _("{count} sections · {edition}").format(count=len(rs.sections),
-                                                                       edition=rs.edition)]
+            sub = [rs.title, _.ngettext("{count} section · {edition}", "{count} sections · {edition}",
+                                          len(rs.sections)).format(count=len(rs.sections), edition=rs.edition)]
             controls.append(nav_tile(ctx, rs.short, f"/rules/{rs.id}", subtitle=sub,
                                      leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY),
                                      trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
@@ -135,7 +136,8 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
                             leading=ft.Icon(ft.Icons.LINK)))
     if rs.penalties:
         out.append(nav_tile(ctx, _("Penalty table"), penalty_route(rs.id),
-                            subtitle=_("{count} rows").format(count=len(rs.penalties)),
+                            subtitle=_.ngettext("{count} row", "{count} rows", len(rs.penalties)).format(
+                                count=len(rs.penalties)),
                             leading=ft.Icon(ft.Icons.GAVEL)))
     if rs.editions:
         out.append(nav_tile(ctx, _("Editions"), editions_route(rs.id),
@@ -169,9 +171,9 @@ def build_ruleset(ctx: AppContext, ruleset: str) -> ft.View:
             marks = [note_badge(ctx, k) for k, on in (("conflict", s.conflict),
                                                       ("interpretation", s.interpretations),
                                                       ("edition", s.edition_notes)) if on]
-            sub: list[str] | str | None = s.title_ja
+            title, sub = section_title(ctx, s)
             controls.append(nav_tile(
-                ctx, f"{ref_label(s.ref)}  {s.title}", section_route(rs.id, s.ref),
+                ctx, f"{ref_label(s.ref)}  {title}", section_route(rs.id, s.ref),
                 subtitle=sub, key=f"section-{s.ref}"))
             if marks:
                 controls.append(ft.Container(ft.Row(marks, spacing=6, wrap=True),
@@ -183,14 +185,15 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
     _ = ctx._
     p = section_page(ctx.library, ruleset, ref)
     rs, sec = p.ruleset, p.section
+    title, subtitle = section_title(ctx, sec)
     title_block: list[ft.Control] = [
         ft.Row([badge(rs.short), ft.Text(ref_label(sec.ref), size=18, weight=ft.FontWeight.BOLD,
                                           color=ft.Colors.PRIMARY)], spacing=8),
         ft.Semantics(header=True, heading_level=1,
-                     content=ft.Text(sec.title, size=22, weight=ft.FontWeight.BOLD)),
+                     content=ft.Text(title, size=22, weight=ft.FontWeight.BOLD)),
     ]
-    if sec.title_ja:
-        title_block.append(ft.Text(sec.title_ja, size=18,
+    if subtitle:
+        title_block.append(ft.Text(subtitle, size=18,
                                    color=ft.Colors.ON_SURFACE_VARIANT))
     chapter = next((c for c in rs.chapters if c.ref == sec.chapter), None)
     if chapter:
@@ -221,13 +224,14 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
     if p.linked:
         controls.append(section_heading(_("Sections referred to")))
         for s in p.linked:
-            controls.append(nav_tile(ctx, f"{ref_label(s.ref)}  {s.title}", section_route(rs.id, s.ref),
-                                     subtitle=s.title_ja, leading=ft.Icon(ft.Icons.LINK)))
+            s_title, s_sub = section_title(ctx, s)
+            controls.append(nav_tile(ctx, f"{ref_label(s.ref)}  {s_title}", section_route(rs.id, s.ref),
+                                     subtitle=s_sub, leading=ft.Icon(ft.Icons.LINK)))
     if p.terms:
         controls.append(section_heading(_("Glossary"), count=len(p.terms)))
         for t in p.terms:
-            sub = " · ".join(x for x in (t.japanese, t.reading) if x)
-            controls.append(nav_tile(ctx, t.term, term_route(t.id), subtitle=sub or None,
+            t_title, t_sub = term_title(ctx, t)
+            controls.append(nav_tile(ctx, t_title, term_route(t.id), subtitle=t_sub,
                                      leading=ft.Icon(ft.Icons.TRANSLATE, color=ft.Colors.PRIMARY)))
     nav = _previous_next(ctx, rs.id, p.previous, p.next)
     if nav:
@@ -248,7 +252,7 @@ def _edition_card(ctx: AppContext, rs: Ruleset, e: Edition) -> ft.Control:
     head = [ft.Text(e.name, size=18, weight=ft.FontWeight.BOLD)]
     marks = [badge(_(STATUS_LABELS[e.status]))]
     if e.date:
-        marks.append(ft.Text(format_date(e.date, "long", locale=ctx.settings.locale), size=SMALL_SIZE,
+        marks.append(ft.Text(ctx._.format_date(e.date, "long"), size=SMALL_SIZE,
                              color=ft.Colors.ON_SURFACE_VARIANT))
     body: list[ft.Control] = [*head, ft.Row(marks, spacing=8, wrap=True)]
     changes = [ft.Row([ft.Container(ft.Text("•", size=BODY_SIZE), width=16),

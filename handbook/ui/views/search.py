@@ -12,6 +12,7 @@ import flet as ft
 from handbook.core.model import Hit, Library, PenaltyRow
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
+from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import recent_controls, refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
@@ -145,9 +146,11 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     lines: list[ft.Control] = []
     if head:
         lines.append(ft.Row(head, spacing=8, wrap=True))
-    lines.append(ft.Text(r.title, size=BODY_SIZE, weight=ft.FontWeight.W_500))
-    if r.subtitle:
-        lines.append(ft.Text(r.subtitle, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    # in Japanese the Japanese subtitle leads, the source's English beneath it
+    first, second = (r.subtitle, r.title) if r.subtitle and japanese_first(ctx) else (r.title, r.subtitle)
+    lines.append(ft.Text(first, size=BODY_SIZE, weight=ft.FontWeight.W_500))
+    if second:
+        lines.append(ft.Text(second, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     if r.penalty:
         lines.append(ft.Text(r.penalty, size=BODY_SIZE, weight=ft.FontWeight.BOLD))
     if r.penalties:

@@ -78,7 +78,9 @@ def _deck_picker(ctx: AppContext, rid: str, route: str) -> ft.Control:
 def _problems_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
     if not store.problems:
         return []
-    text = ctx._("{n} stored study record(s) could not be read and were skipped: {first}").format(
+    text = ctx.ngettext("{n} stored study record could not be read and was skipped: {first}",
+                        "{n} stored study records could not be read and were skipped: {first}",
+                        len(store.problems)).format(
         n=len(store.problems), first=store.problems[0])
     return [ft.Container(content=ft.Text(text, size=SMALL_SIZE, color=ft.Colors.ON_ERROR_CONTAINER),
                          bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="study-problems")]
@@ -222,7 +224,7 @@ class _StudySession:
         lines: list[ft.Control] = [ft.Text(_("Nothing more to study now."), size=18, weight=ft.FontWeight.W_600)]
         if upcoming:
             nxt = min(upcoming).astimezone()
-            lines.append(ft.Text(_("Next card due: {when}").format(when=nxt.strftime("%Y-%m-%d %H:%M")),
+            lines.append(ft.Text(_("Next card due: {when}").format(when=_.format_datetime(nxt)),
                                  size=BODY_SIZE))
         if self.store.new_cards(self.deck):
             lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=study_mod.NEW_PER_DAY),
