@@ -41,8 +41,10 @@ pwa: $(STAMP) node mo
 run: $(STAMP) mo
 	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
-## every test: core, content, views, real-browser and offline-PWA tests
+## lint (ruff), the import contracts (import-linter) and every test: core, content, views, real-browser and offline-PWA tests
 test: $(STAMP) chromium node mo
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 test-core: $(STAMP) mo

@@ -9,9 +9,7 @@
 
 from __future__ import annotations
 
-import functools
-
-from handbook.core.load import ContentError, Problem, load_library
+from handbook.core.load import ContentError, Problem, default_library, load_library
 from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
 from handbook.core.final import FinalRow, FinalScore, ScoreSumError, final_score
 from handbook.core.rulings import (
@@ -34,10 +32,3 @@ __all__ = [
     "final_score", "load_library", "revealed_tiles", "strike_status", "study_deck",
 ]
 
-
-@functools.cache
-def default_library() -> Library:
-    """The shipped content, loaded once per process (what the app and the calculators use).
-
-    Its search index is built by the first search or by ``default_library().warm()``."""
-    return load_library(index=False)

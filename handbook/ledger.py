@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from handbook.core.load import default_library
 from handbook.core.model import Penalty
 from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
 from handbook.storage import DamageReport, acknowledge_damage, damage_of, damages_of, transaction
@@ -295,8 +296,6 @@ class Ledger:
 
     def __init__(self, db: "TinyDB", library: "Library | None" = None) -> None:
         if library is None:
-            from handbook import default_library
-
             library = default_library()
         self.db = db
         self.library = library
@@ -620,12 +619,36 @@ class Ledger:
                 items.append((where, None, f"has {len(values)} value(s) but the header has "
                                            f"{len(header)} column(s)"))
                 continue
-            items.append((where, {h: csv_uncell(v) for h, v in zip(header, values)}, None))
+            items.append((where, {h: csv_uncell(v) for h, v in zip(header, values, strict=True)}, None))
         return self._import(items, csv_text=True)
 
     def _import(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool) -> ImportResult:
         if not items:
             raise LedgerImportError(["the file holds no records"])
+        recs, derived = self._checked(items, csv_text=csv_text)
+        problems: list[str] = []
+        with transaction(self.db):
+            stored = {r.id: r for _, r in self._all()}
+            new, skipped = [], 0
+            for where, rec in recs:
+                old = stored.get(rec.id)
+                if old is None:
+                    new.append(rec)
+                elif old == rec or rec.id in derived:
+                    skipped += 1
+                else:
+                    problems.append(f"{where}: id {rec.id!r} is already in the ledger with other "
+                                    "contents")
+            if problems:
+                raise LedgerImportError(problems[:MAX_PROBLEMS])
+            if new:
+                self._table.insert_multiple([r.to_json() for r in new])  # one write
+        return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
+
+    def _checked(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool
+                 ) -> tuple[list[tuple[str, Record]], set[str]]:
+        """Every entry checked (``(where, record)``) and the ids derived from content; raises
+        :class:`LedgerImportError` listing up to ``MAX_PROBLEMS`` problems (ids twice included)."""
         problems: list[str] = []
         recs: list[tuple[str, Record]] = []
         seen_content: dict[str, int] = {}
@@ -652,23 +675,7 @@ class Ledger:
             seen.setdefault(rec.id, where)
         if problems:
             raise LedgerImportError(problems[:MAX_PROBLEMS])
-        with transaction(self.db):
-            stored = {r.id: r for _, r in self._all()}
-            new, skipped = [], 0
-            for where, rec in recs:
-                old = stored.get(rec.id)
-                if old is None:
-                    new.append(rec)
-                elif old == rec or rec.id in derived:
-                    skipped += 1
-                else:
-                    problems.append(f"{where}: id {rec.id!r} is already in the ledger with other "
-                                    "contents")
-            if problems:
-                raise LedgerImportError(problems[:MAX_PROBLEMS])
-            if new:
-                self._table.insert_multiple([r.to_json() for r in new])  # one write
-        return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
+        return recs, derived
 
     @staticmethod
     def _content_id(rec: Record, seen: dict[str, int]) -> str:
@@ -778,28 +785,6 @@ def _from_doc(doc: Mapping[str, Any]) -> Record:
 def _short(v: Any) -> str:
     text = repr(v)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-# --- the app's ledger ------------------------------------------------------------------------
-
-_app_ledger: Ledger | None = None
-
-
-async def app_ledger(page: Any = None) -> Ledger:
-    """The ledger the app uses, opened once per process (:func:`handbook.storage.open_app_db`:
-    the JSON file in the data folder, or SharedPreferences in the browser build)."""
-    global _app_ledger
-    if _app_ledger is None:
-        from handbook.storage import open_app_db
-
-        _app_ledger = Ledger(await open_app_db(page))
-    return _app_ledger
-
-
-def set_app_ledger(ledger: Ledger | None) -> None:
-    """Replace the app's ledger (tests, or a data folder chosen at start-up)."""
-    global _app_ledger
-    _app_ledger = ledger
 
 
 def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:

@@ -41,6 +41,7 @@ import os
 import sys
 import tempfile
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -599,13 +600,14 @@ async def open_app_db(page: Any = None, path: str | os.PathLike[str] | None = No
 
 # --- transactions --------------------------------------------------------------------------
 
-_thread_locks: dict[int, threading.RLock] = {}
+#: one lock per storage object, kept only while the storage lives (an ``id()`` could be reused)
+_thread_locks: "weakref.WeakKeyDictionary[Storage, threading.RLock]" = weakref.WeakKeyDictionary()
 _thread_locks_guard = threading.Lock()
 
 
 def _thread_lock(db: TinyDB) -> threading.RLock:
     with _thread_locks_guard:
-        return _thread_locks.setdefault(id(db.storage), threading.RLock())
+        return _thread_locks.setdefault(db.storage, threading.RLock())
 
 
 def forget_cache(db: TinyDB) -> None:

@@ -29,9 +29,11 @@ import fastjsonschema
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
+from handbook.core.load import default_library
 from handbook.core.model import Library
 from handbook.core.study import KINDS, Card
-from handbook.storage import transaction
+from handbook.paths import data_dir
+from handbook.storage import open_db, transaction
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
@@ -262,8 +264,6 @@ class StudyStore:
     def __init__(self, db: "TinyDB", library: Library | None = None, *,
                  scheduler: Scheduler | None = None) -> None:
         if library is None:
-            from handbook import default_library
-
             library = default_library()
         self.db = db
         self.library = library
@@ -527,44 +527,12 @@ def exam_cards(deck: Sequence[Card], n: int = 20, *, rng: random.Random | None =
 
 # ------------------------------------------------------------------ the app's store
 
-_app_store: StudyStore | None = None
-
-
 def open_study_db(path: str | None = None) -> "TinyDB":
     """The study database in a JSON file (default ``data_dir()/study.json``), written atomically
     by :mod:`handbook.storage` (a damaged file is moved aside and reported)."""
-    from handbook.paths import data_dir
-    from handbook.storage import open_db
-
     return open_db(path or data_dir() / STUDY_FILE)
 
 
-async def app_store(page: Any = None, library: Library | None = None) -> StudyStore:
-    """The app's one store: SharedPreferences in the browser build, else the JSON file."""
-    global _app_store
-    if _app_store is None:
-        from handbook.storage import is_web, open_prefs_db
-
-        if is_web():
-            import flet as ft
-
-            db = await open_prefs_db(ft.SharedPreferences(), page.run_task, PREFS_KEY)
-        else:
-            db = open_study_db()
-        _app_store = StudyStore(db, library)
-    return _app_store
-
-
-def set_app_store(store: StudyStore | None) -> None:
-    """Replace the app's store (tests; ``None`` to open it again on next use)."""
-    global _app_store
-    _app_store = store
-
-
-def current_store() -> StudyStore | None:
-    return _app_store
-
-
 __all__ = ["Counts", "EXPORT_FORMAT", "Entry", "ImportResult", "LEARN_AHEAD", "NEW_PER_DAY", "Progress",
-           "RATINGS", "RECENT_KEEP", "StudyImportError", "StudyStore", "app_store", "current_store",
-           "end_of_local_day", "exam_cards", "open_study_db", "rating_of", "set_app_store"]
+           "RATINGS", "RECENT_KEEP", "StudyImportError", "StudyStore", "end_of_local_day", "exam_cards",
+           "open_study_db", "rating_of"]

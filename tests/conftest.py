@@ -4,6 +4,14 @@
 * ``content_copy`` — a private copy of the shipped ``content/`` folder under ``tmp_path``, so a
   test can break one file and load the copy.
 * ``seeds_dir`` — the folder of source documents the content was transcribed from.
+* ``browser_type_launch_args`` / ``browser_context_args`` — pytest-playwright's fixtures pointed at
+  Debian's ``/usr/bin/chromium`` with the flags that keep it off the network (never
+  ``playwright install``), at phone width; the browser tests (``tests/e2e``, ``tests/pwa``) use its
+  ``browser``, ``context`` and ``page``. A missing chromium skips them, or fails them under ``CI``.
+
+The browser tests run last: pytest-playwright keeps Playwright's event loop running in this thread
+from the first of them to the end of the session, and tests that call ``asyncio.run`` cannot
+follow them.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT
 
 import handbook
 
@@ -70,3 +79,33 @@ def private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """The browser and PWA tests last (see the module docstring); the order is otherwise kept."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None
+               or item.get_closest_marker("pwa") is not None)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict:
+    """Debian's chromium, headless, off the network (pytest-playwright launches it)."""
+    if not os.path.exists(CHROMIUM):
+        message = (f"{CHROMIUM} is missing: install Debian's chromium (`make chromium` or "
+                   f"`apt-get install chromium`); never `playwright install`")
+        if _ci():
+            pytest.fail(f"CI is set and {message}", pytrace=False)
+        pytest.skip(message)
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_FLAGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args() -> dict:
+    """A fresh profile per test at phone width, in English (service workers: see the folders'
+    conftest files)."""
+    return {"viewport": PHONE_VIEWPORT, "locale": "en-US"}

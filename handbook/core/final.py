@@ -172,6 +172,16 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
         rows.append(FinalRow(seat=s, table=table[s], rank=ranks[s], uma=float(uma[s]),
                              deposits=float(dep[s]), penalty=pen[s], final=float(final)))
 
+    notes = _notes(spec, table, deposits, groups, uma)
+    return FinalScore(rows=tuple(rows), start=spec.start, ref=spec.ref, notes=notes,
+                      ruleset=rid, uma_scheme=spec.uma, deposits_to=spec.deposits, sticks=deposits,
+                      deposits_lost=float(lost), sources=spec.sources)
+
+
+def _notes(spec: FinalSpec, table: Mapping[str, int], deposits: int, groups: Mapping[int, list[str]],
+           uma: Mapping[str, Fraction]) -> tuple[str, ...]:
+    """What the result needs said: the ruleset's notes, where the riichi sticks went, each tie
+    and how its uma was split, and a source example the rule overrides."""
     notes = list(spec.notes)
     if deposits and spec.deposits == "lost":
         notes.append("1 riichi stick left on the table (1P) is lost: it goes to no one." if deposits == 1 else
@@ -187,9 +197,7 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
             for ex in spec.examples:
                 if ex.tied == places and Fraction(ex.uma) != uma[seats[0]]:
                     notes.append(f"{ex.text} This result follows the rule: {_p(uma[seats[0]])} each.")
-    return FinalScore(rows=tuple(rows), start=spec.start, ref=spec.ref, notes=tuple(dict.fromkeys(notes)),
-                      ruleset=rid, uma_scheme=spec.uma, deposits_to=spec.deposits, sticks=deposits,
-                      deposits_lost=float(lost), sources=spec.sources)
+    return tuple(dict.fromkeys(notes))
 
 
 def _p(x: Fraction) -> str:

@@ -43,16 +43,13 @@ HB063     a foul in fouls.toml has no row in any penalty table
 
 from __future__ import annotations
 
-import datetime
+import functools
 import os
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-
-import fastjsonschema
 
 from handbook.core.model import (
     Chapter,
@@ -67,37 +64,17 @@ from handbook.core.model import (
     Section,
     Term,
 )
+from handbook.core.problems import Collector, ContentError, Problem
+from handbook.core.rulings_data import Rulings, check_rulings
+from handbook.core.search import SearchIndex
 from handbook.paths import CONTENT_DIR
+
+__all__ = ["ContentError", "Problem", "default_library", "load_library"]
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 SECTION_REF = r"^[0-9]+(\.[0-9]+)*$"
 KINDS = [p.value for p in Penalty]
 SECTION_LINK = re.compile(r"§\s?([0-9]+(?:\.[0-9]+)*)")
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One content problem: its code, the file (relative to the content folder), the entry, what is wrong."""
-
-    code: str
-    file: str
-    entry: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f" [{self.entry}]" if self.entry else ""
-        return f"{self.code} {self.file}{where}: {self.message}"
-
-
-class ContentError(ValueError):
-    """Raised by :func:`load_library` when content is invalid; ``problems`` lists every
-    :class:`Problem` found, and the message names each one's code, file, entry and problem."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
-        lines = [str(p) for p in self.problems]
-        head = f"{len(lines)} content problem{'s' if len(lines) != 1 else ''}"
-        super().__init__(head + ":\n" + "\n".join(lines))
 
 
 # --- the closed schema ---------------------------------------------------------------------
@@ -169,84 +146,6 @@ SCHEMAS = {
     }, ["id", "term", "definition", "provenance"]),
 }
 
-_RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
-_validators: dict[tuple[int, str], Any] = {}
-
-
-def _validator(schemas: dict[str, Any], name: str):
-    key = (id(schemas), name)
-    v = _validators.get(key)
-    if v is None:
-        v = _validators[key] = fastjsonschema.compile(schemas[name])
-    return v
-
-
-class _Collector:
-    def __init__(self, root: Path):
-        self.root = root
-        self.problems: list[Problem] = []
-
-    def add(self, code: str, file: str, entry: str, message: str) -> None:
-        self.problems.append(Problem(code, file, entry, message))
-
-    def check(self, schema: str, data: Any, file: str, entry: str) -> bool:
-        """Validate ``data`` against ``schema``; record a coded problem and return False if it fails."""
-        return self.check_with(SCHEMAS, schema, data, file, entry)
-
-    def check_with(self, schemas: dict[str, Any], schema: str, data: Any, file: str, entry: str) -> bool:
-        """Validate ``data`` against ``schemas[schema]`` (JSON Schema, compiled once)."""
-        try:
-            _validator(schemas, schema)(data)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            code = _RULE_CODES.get(exc.rule, "HB005")
-            msg = exc.message.replace("data.", "").replace("data ", "entry ")
-            if exc.rule == "additionalProperties" and isinstance(data, dict):
-                allowed = schemas[schema]["properties"]
-                extra = sorted(k for k in data if k not in allowed)
-                msg = (f"unknown key {', '.join(map(repr, extra))}; allowed keys: "
-                       f"{', '.join(allowed)}")
-            elif exc.rule == "required" and isinstance(data, dict):
-                missing = [k for k in schemas[schema]["required"] if k not in data]
-                msg = f"missing key {', '.join(map(repr, missing))}"
-            else:
-                msg += f", got {exc.value!r}"
-            self.add(code, file, entry, msg)
-            return False
-        for key in ("date",):
-            if isinstance(data, dict) and key in data and not isinstance(data[key], datetime.date):
-                self.add("HB004", file, entry, f"{key} must be a TOML date (YYYY-MM-DD), got {data[key]!r}")
-                return False
-        return True
-
-    def read(self, path: Path) -> dict | None:
-        rel = self.rel(path)
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            self.add("HB001", rel, "", "the file is missing")
-            return None
-        except OSError as exc:
-            self.add("HB001", rel, "", f"cannot read the file: {exc.strerror or exc}")
-            return None
-        try:
-            return tomllib.loads(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            hint = " (it looks like UTF-16: save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-            self.add("HB001", rel, "", f"not UTF-8 text at byte {exc.start}{hint}")
-        except tomllib.TOMLDecodeError as exc:
-            self.add("HB001", rel, "", f"not valid TOML: {exc}")
-        except RecursionError:
-            self.add("HB001", rel, "", "not valid TOML: nested too deeply")
-        return None
-
-    def rel(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
-
-
 def _entry(d: Any, key: str, i: int) -> str:
     if isinstance(d, dict) and isinstance(d.get(key), str):
         return d[key]
@@ -267,39 +166,83 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
     code, file, entry and what is wrong.
     """
     root = Path(content_dir) if content_dir is not None else CONTENT_DIR
-    col = _Collector(root)
+    col = Collector(root, SCHEMAS)
     if not root.is_dir():
         col.add("HB001", str(root), "", "the content folder does not exist")
         raise ContentError(col.problems)
 
+    listing = _read_listing(col, root)
+    specs, unchecked = listing.specs, listing.unchecked
+    rules = {rid: _load_rules(col, root, rid, unchecked) for rid in specs}
+    tables = {rid: _load_table(col, root, rid) for rid in specs if (root / "penalties" / f"{rid}.toml").is_file()}
+    rulesets = _build_rulesets(col, listing, rules, tables)
+    _check_named(col, listing, rulesets, rules)
+    _check_conflicts(col, rulesets, specs, unchecked, rules)
+
+    partial_refs = {rid: rules[rid][3] for rid in rules}
+    links = _Links(col, rulesets, unchecked, partial_refs)
+    _check_ruleset_links(links, root, listing, rulesets)
+    glossary = _load_glossary(col, root, rulesets, listing.known, unchecked, partial_refs)
+    for t in glossary:
+        if t.source:
+            links(t.definition, t.source, "glossary.toml", t.id, "the definition")
+            links(t.explanation, t.source, "glossary.toml", t.id, "the explanation")
+
+    # a glossary that could not be read is reported once; its terms are then not checked against
+    term_ids = {t.id for t in glossary} if glossary or not (root / "glossary.toml").is_file() else None
+    # a foul without rows is only reported when every table could be read
+    tables_read = not unchecked and not any(
+        p.file == "rulesets.toml" or p.file.startswith("penalties/") for p in col.problems)
+    fouls = _load_fouls(col, root, rulesets, term_ids, tables_read)
+
+    if not (root / "rulings.toml").is_file():
+        col.add("HB001", "rulings.toml", "", "the file is missing")
+    rulings_data = check_rulings(col, root, rulesets, listing.known)
+    _check_ruling_links(links, rulings_data)
+
+    if col.problems:
+        raise ContentError(col.problems)
+
+    lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
+                  fouls=MappingProxyType(fouls), _index_factory=SearchIndex)
+    object.__setattr__(lib, "_rulings", rulings_data)
+    if index:
+        lib.warm()
+    return lib
+
+
+@functools.lru_cache(maxsize=1)
+def default_library() -> Library:
+    """The shipped content, loaded once per process (what the app and the calculators use).
+
+    Its search index is built by the first search or by ``default_library().warm()``."""
+    return load_library(index=False)
+
+
+@dataclass
+class _Listing:
+    """What rulesets.toml lists: the valid ``specs`` by id; their valid revisions, history and
+    interpretations (``extras``); every listed id, even of an entry that failed the schema
+    (``known``); and the rulesets whose sections cannot be known, so that references into them are
+    not checked (``unchecked``)."""
+
+    specs: dict[str, dict]
+    extras: dict[str, tuple[list[dict], list[dict], list[dict]]]
+    known: set[str]
+    unchecked: set[str]
+
+
+def _read_listing(col: Collector, root: Path) -> _Listing:
+    """rulesets.toml (HB002, HB010, HB011) and the rule and penalty files it does not list (HB013)."""
+    listing = _Listing({}, {}, set(), set())
+    specs, known = listing.specs, listing.known
     rulesets_doc = col.read(root / "rulesets.toml")
-    specs: dict[str, dict] = {}
-    extras: dict[str, tuple[list[dict], list[dict], list[dict]]] = {}  # valid revisions, history, interpretations
-    known: set[str] = set()        # every listed id, even of an entry that failed the schema
-    unchecked: set[str] = set()    # rulesets whose sections cannot be known: refs into them are not checked
     if rulesets_doc is not None:
         extra = sorted(set(rulesets_doc) - {"ruleset"})
         if extra:
             col.add("HB002", "rulesets.toml", "", f"unknown key {', '.join(map(repr, extra))}; allowed keys: ruleset")
         for i, spec in enumerate(rulesets_doc.get("ruleset", [])):
-            entry = _entry(spec, "id", i)
-            if not col.check("ruleset", spec, "rulesets.toml", entry):
-                if isinstance(spec, dict) and isinstance(spec.get("id"), str):
-                    known.add(spec["id"])
-                    unchecked.add(spec["id"])
-                continue
-            revs = [rev for j, rev in enumerate(spec.get("revision", []))
-                    if col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")]
-            hist = [h for j, h in enumerate(spec.get("history", []))
-                    if col.check("history", h, "rulesets.toml", f"{entry} history {j + 1}")]
-            interps = [it for j, it in enumerate(spec.get("interpretation", []))
-                       if col.check("interpretation", it, "rulesets.toml", f"{entry} interpretation {j + 1}")]
-            if spec["id"] in specs:
-                col.add("HB010", "rulesets.toml", entry, "this ruleset id is listed twice")
-                continue
-            specs[spec["id"]] = spec
-            extras[spec["id"]] = (revs, hist, interps)
-            known.add(spec["id"])
+            _read_spec(col, listing, spec, _entry(spec, "id", i))
 
     for rid, spec in specs.items():
         for key in ("base", "penalties"):
@@ -313,10 +256,35 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             for p in sorted(folder.glob("*.toml")):
                 if p.stem not in known:
                     col.add("HB013", col.rel(p), "", f"no ruleset {p.stem!r} in rulesets.toml")
+    return listing
 
-    rules = {rid: _load_rules(col, root, rid, unchecked) for rid in specs}
-    tables = {rid: _load_table(col, root, rid) for rid in specs if (root / "penalties" / f"{rid}.toml").is_file()}
 
+def _read_spec(col: Collector, listing: _Listing, spec: Any, entry: str) -> None:
+    """One ``[[ruleset]]`` entry of rulesets.toml, added to ``listing`` when valid."""
+    if not col.check("ruleset", spec, "rulesets.toml", entry):
+        if isinstance(spec, dict) and isinstance(spec.get("id"), str):
+            listing.known.add(spec["id"])
+            listing.unchecked.add(spec["id"])
+        return
+    revs = [rev for j, rev in enumerate(spec.get("revision", []))
+            if col.check("revision", rev, "rulesets.toml", f"{entry} revision {j + 1}")]
+    hist = [h for j, h in enumerate(spec.get("history", []))
+            if col.check("history", h, "rulesets.toml", f"{entry} history {j + 1}")]
+    interps = [it for j, it in enumerate(spec.get("interpretation", []))
+               if col.check("interpretation", it, "rulesets.toml", f"{entry} interpretation {j + 1}")]
+    if spec["id"] in listing.specs:
+        col.add("HB010", "rulesets.toml", entry, "this ruleset id is listed twice")
+        return
+    listing.specs[spec["id"]] = spec
+    listing.extras[spec["id"]] = (revs, hist, interps)
+    listing.known.add(spec["id"])
+
+
+def _build_rulesets(col: Collector, listing: _Listing, rules: dict, tables: dict[str, list[dict]]
+                    ) -> dict[str, Ruleset]:
+    """The :class:`Ruleset` of every valid listing entry, with its rows, editions and readings
+    (a profile that borrows another ruleset's table gets that table's editions and readings too)."""
+    specs, extras = listing.specs, listing.extras
     own_editions = {rid: _editions(spec, *extras[rid][:2]) for rid, spec in specs.items()}
     own_interps = {rid: tuple(Interpretation(it["text"], tuple(it.get("rows", ())), tuple(it.get("tools", ())))
                               for it in extras[rid][2]) for rid in specs}
@@ -324,21 +292,11 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
     for rid, spec in specs.items():
         chapters, sections, preface, _failed = rules[rid]
         table_id = spec.get("penalties", rid)
-        column = spec.get("column")
         editions, interps = own_editions[rid], own_interps[rid]
         if table_id != rid and table_id in specs:  # the table's editions and readings come with it
             editions += own_editions[table_id]
             interps += own_interps[table_id]
-        rows: tuple[PenaltyRow, ...] = ()
-        if table_id in tables:
-            raw_rows = tables[table_id]
-            if column and raw_rows and any(column not in r for r in raw_rows):
-                col.add("HB012", f"penalties/{table_id}.toml", rid,
-                        f"column {column!r} is missing from some rows")
-            else:
-                rows = tuple(_row(rid, r, i, column, two_column=any("lower" in x for x in raw_rows),
-                                  editions=editions, interps=interps)
-                             for i, r in enumerate(raw_rows))
+        rows = _rows(col, rid, table_id, spec.get("column"), tables, editions, interps)
         sections = tuple(replace(sec, edition_notes=tuple(
             e.note for e in editions if e.note and sec.ref in e.sections)) for sec in sections)
         revisions = tuple(Revision(r["revision"], r.get("date"), tuple(r["changes"]))
@@ -349,15 +307,33 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             base=spec.get("base"), preface=preface, chapters=chapters, sections=sections,
             penalties=rows, revisions=revisions, editions=editions, interpretations=interps,
             _by_ref=MappingProxyType({s.ref: s for s in sections}))
+    return rulesets
 
-    for rid, spec in specs.items():  # HB014: what an edition or interpretation names must exist
+
+def _rows(col: Collector, rid: str, table_id: str, column: str | None, tables: dict[str, list[dict]],
+          editions: tuple, interps: tuple) -> tuple[PenaltyRow, ...]:
+    """Ruleset ``rid``'s rows: table ``table_id``, read in ``column`` where one is named (HB012)."""
+    if table_id not in tables:
+        return ()
+    raw_rows = tables[table_id]
+    if column and raw_rows and any(column not in r for r in raw_rows):
+        col.add("HB012", f"penalties/{table_id}.toml", rid, f"column {column!r} is missing from some rows")
+        return ()
+    return tuple(_row(rid, r, i, column, two_column=any("lower" in x for x in raw_rows),
+                      editions=editions, interps=interps)
+                 for i, r in enumerate(raw_rows))
+
+
+def _check_named(col: Collector, listing: _Listing, rulesets: dict[str, Ruleset], rules: dict) -> None:
+    """HB014: what an edition or interpretation names must exist."""
+    for rid, spec in listing.specs.items():
         rs = rulesets[rid]
         table_id = spec.get("penalties", rid)
-        if rid in unchecked or table_id in unchecked:
+        if rid in listing.unchecked or table_id in listing.unchecked:
             continue
         fouls = {r.id for r in rs.penalties}
-        named = [(f"history {j + 1}", h) for j, h in enumerate(extras[rid][1])]
-        named += [(f"interpretation {j + 1}", it) for j, it in enumerate(extras[rid][2])]
+        named = [(f"history {j + 1}", h) for j, h in enumerate(listing.extras[rid][1])]
+        named += [(f"interpretation {j + 1}", it) for j, it in enumerate(listing.extras[rid][2])]
         for where, item in named:
             for foul in item.get("rows", ()):
                 if foul not in fouls:
@@ -367,18 +343,35 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
                 if not rs.has_section(ref) and ref not in rules[rid][3]:
                     col.add("HB014", "rulesets.toml", f"{rid} {where}",
                             f"sections names {ref!r}, which is not a section of {rid}")
-    _check_conflicts(col, rulesets, specs, unchecked, rules)
 
-    def links(text: str | None, rid: str, file: str, entry: str, what: str = "text") -> None:
-        """HB021: every §-reference in ``text`` must name a section of ruleset ``rid``."""
-        if not text or rid in unchecked or rid not in rulesets:
+
+class _Links:
+    """HB021: every §-reference in a text must name a section of its ruleset (called per text)."""
+
+    def __init__(self, col: Collector, rulesets: dict[str, Ruleset], unchecked: set[str],
+                 partial_refs: dict[str, set[str]]):
+        self.col, self.rulesets, self.unchecked, self.partial_refs = col, rulesets, unchecked, partial_refs
+
+    def __call__(self, text: str | None, rid: str, file: str, entry: str, what: str = "text") -> None:
+        if not text or rid in self.unchecked or rid not in self.rulesets:
             return
-        rs = rulesets[rid]
+        rs = self.rulesets[rid]
         for m in SECTION_LINK.finditer(text):
-            if not (rs.has_section(m.group(1)) or m.group(1) in partial_refs.get(rid, ())):
-                col.add("HB021", file, entry, f"{what} refers to §{m.group(1)}, which is not a section of {rid}")
+            if not (rs.has_section(m.group(1)) or m.group(1) in self.partial_refs.get(rid, ())):
+                self.col.add("HB021", file, entry, f"{what} refers to §{m.group(1)}, which is not a section of {rid}")
 
-    partial_refs = {rid: rules[rid][3] for rid in rules}
+    def row_refs(self, rs: Ruleset, r: PenaltyRow, file: str, entry: str) -> None:
+        """HB023: a row's ``ref`` that looks like a section number must name one."""
+        if not (r.ref and rs.sections and rs.id not in self.unchecked):
+            return
+        for part in (x.strip() for x in r.ref.split(",")):
+            if (re.fullmatch(SECTION_REF, part) and not rs.has_section(part)
+                    and part not in self.partial_refs.get(rs.id, ())):
+                self.col.add("HB023", file, entry, f"ref {part!r} is not a section of {rs.id}")
+
+
+def _check_ruleset_links(links: _Links, root: Path, listing: _Listing, rulesets: dict[str, Ruleset]) -> None:
+    """The §-references in rule texts, own penalty rows and rulesets.toml's notes."""
     for rid, rs in rulesets.items():
         file = f"rules/{rid}.toml"
         links(rs.preface, rid, file, "preface", "the preface")
@@ -389,47 +382,27 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
             links(sec.conflict, rid, file, sec.ref, "the conflict note")
             for note in sec.interpretations:
                 links(note, rid, file, sec.ref, "the interpretation")
-        if (root / "penalties" / f"{rid}.toml").is_file():
+        if (root / "penalties" / f"{rid}.toml").is_file() and "penalties" not in listing.specs[rid]:
             file = f"penalties/{rid}.toml"
-            own = [r for r in rs.penalties] if "penalties" not in specs[rid] else []
-            for r in own:
+            for r in rs.penalties:
                 entry = f"row {r.index + 1} {r.id}"
                 links(r.note, rid, file, entry, "the note")
                 links(r.condition, rid, file, entry, "the condition")
                 links(r.conflict, rid, file, entry, "the conflict note")
                 for note in r.interpretations:
                     links(note, rid, file, entry, "the interpretation")
-                if r.ref and rs.sections and rid not in unchecked:
-                    for part in (x.strip() for x in r.ref.split(",")):
-                        if (re.fullmatch(SECTION_REF, part) and not rs.has_section(part)
-                                and part not in partial_refs.get(rid, ())):
-                            col.add("HB023", file, entry, f"ref {part!r} is not a section of {rid}")
+                links.row_refs(rs, r, file, entry)
 
-    for rid in specs:
-        for j, h in enumerate(extras[rid][1]):
+    for rid in listing.specs:
+        for j, h in enumerate(listing.extras[rid][1]):
             for text in (h.get("note"), *h.get("changes", ())):
                 links(text, rid, "rulesets.toml", f"{rid} history {j + 1}", "the edition note")
-        for j, it in enumerate(extras[rid][2]):
+        for j, it in enumerate(listing.extras[rid][2]):
             links(it["text"], rid, "rulesets.toml", f"{rid} interpretation {j + 1}", "the interpretation")
 
-    glossary = _load_glossary(col, root, rulesets, known, unchecked, partial_refs)
-    for t in glossary:
-        if t.source:
-            links(t.definition, t.source, "glossary.toml", t.id, "the definition")
-            links(t.explanation, t.source, "glossary.toml", t.id, "the explanation")
 
-    # a glossary that could not be read is reported once; its terms are then not checked against
-    term_ids = {t.id for t in glossary} if glossary or not (root / "glossary.toml").is_file() else None
-    # a foul without rows is only reported when every table could be read
-    tables_read = not unchecked and not any(
-        p.file == "rulesets.toml" or p.file.startswith("penalties/") for p in col.problems)
-    fouls = _load_fouls(col, root, rulesets, term_ids, tables_read)
-
-    from handbook.core import rulings  # late import: rulings builds on the model
-
-    if not (root / "rulings.toml").is_file():
-        col.add("HB001", "rulings.toml", "", "the file is missing")
-    rulings_data = rulings.check_rulings(col, root, rulesets, known)
+def _check_ruling_links(links: _Links, rulings_data: Rulings) -> None:
+    """The §-references in rulings.toml's notes and worked examples."""
     for rid, spec in rulings_data.revealed.items():
         for band in (spec.during_deal, *spec.bands):
             for note in (*spec.notes, *spec.wall_notes, *band.notes):
@@ -441,18 +414,8 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
         for note in (*fspec.own_notes, *(ex.text for ex in fspec.examples)):
             links(note, rid, "rulings.toml", f"final_score {rid}", "a note")
 
-    if col.problems:
-        raise ContentError(col.problems)
 
-    lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls))
-    object.__setattr__(lib, "_rulings", rulings_data)
-    if index:
-        lib.warm()
-    return lib
-
-
-def _load_rules(col: _Collector, root: Path, rid: str, unchecked: set[str]):
+def _load_rules(col: Collector, root: Path, rid: str, unchecked: set[str]):
     """Chapters, sections, preface and the refs of sections that failed the schema (so that
     references to them are not reported twice)."""
     path = root / "rules" / f"{rid}.toml"
@@ -496,7 +459,7 @@ def _load_rules(col: _Collector, root: Path, rid: str, unchecked: set[str]):
     return tuple(chapters), tuple(sections), preface, failed
 
 
-def _load_table(col: _Collector, root: Path, rid: str) -> list[dict]:
+def _load_table(col: Collector, root: Path, rid: str) -> list[dict]:
     path = root / "penalties" / f"{rid}.toml"
     file = col.rel(path)
     doc = col.read(path)
@@ -541,7 +504,7 @@ def _editions(spec: dict, revisions: list[dict], history: list[dict]) -> tuple[E
     return tuple(out)
 
 
-def _check_conflicts(col: _Collector, rulesets: dict[str, Ruleset], specs: dict[str, dict],
+def _check_conflicts(col: Collector, rulesets: dict[str, Ruleset], specs: dict[str, dict],
                      unchecked: set[str], rules: dict) -> None:
     """HB024: a conflict between a penalty row and a section is flagged on both of them."""
     for rid, rs in rulesets.items():
@@ -592,7 +555,7 @@ def _row(rid: str, r: dict, i: int, column: str | None, two_column: bool, *,
                             and (not e.kinds or (kind is not None and Penalty(kind) in e.kinds))))
 
 
-def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], known: set[str],
+def _load_glossary(col: Collector, root: Path, rulesets: dict[str, Ruleset], known: set[str],
                    unchecked: set[str], partial_refs: dict[str, set[str]]) -> list[Term]:
     path = root / "glossary.toml"
     if not path.is_file():
@@ -641,7 +604,7 @@ def _load_glossary(col: _Collector, root: Path, rulesets: dict[str, Ruleset], kn
     return terms
 
 
-def _load_fouls(col: _Collector, root: Path, rulesets: dict[str, Ruleset],
+def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
                 term_ids: set[str] | None, tables_read: bool = True) -> dict[str, Foul]:
     """fouls.toml: one entry per foul id of the penalty tables (HB060–HB063)."""
     path = root / "fouls.toml"

@@ -9,12 +9,9 @@ from __future__ import annotations
 import datetime
 import enum
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:  # pragma: no cover
-    from handbook.core.search import SearchIndex
+from typing import Any, Literal
 
 
 class Penalty(enum.StrEnum):
@@ -283,8 +280,6 @@ class Interpretation:
     tools: tuple[str, ...] = ()
 
 
-_INDEX_LOCK = threading.Lock()
-
 HitKind = Literal["rule", "penalty", "term"]
 
 
@@ -322,7 +317,10 @@ class Library:
     rulesets: Mapping[str, Ruleset]
     glossary: Sequence[Term]
     fouls: Mapping[str, Foul] = field(default_factory=dict)
-    _index: "SearchIndex" = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+    #: builds the search index (``handbook.core.search.SearchIndex``; :func:`load_library` passes it)
+    _index_factory: Callable[["Library"], Any] | None = field(repr=False, compare=False, default=None)
+    _index: Any = field(repr=False, compare=False, default=None)
+    _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
     _rulings: object = field(repr=False, compare=False, default=None)
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
@@ -361,17 +359,19 @@ class Library:
                 f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
         return self.warm().editions(query, ruleset)
 
-    def warm(self) -> "SearchIndex":
-        """Build the search index now if it is not built yet (``load_library(index=False)``
-        leaves it to the first search), and return it. Safe to call from several threads."""
+    def warm(self) -> Any:
+        """Build the search index (a ``handbook.core.search.SearchIndex``) now if it is not built
+        yet (``load_library(index=False)`` leaves it to the first search), and return it. Safe to
+        call from several threads. Raises ``RuntimeError`` for a Library made without
+        :func:`handbook.load_library` (it has no index factory)."""
         index = self._index
         if index is None:
-            with _INDEX_LOCK:
+            if self._index_factory is None:
+                raise RuntimeError("this Library has no search index: make it with handbook.load_library()")
+            with self._index_lock:
                 index = self._index
                 if index is None:
-                    from handbook.core.search import SearchIndex
-
-                    index = SearchIndex(self)
+                    index = self._index_factory(self)
                     object.__setattr__(self, "_index", index)
         return index
 

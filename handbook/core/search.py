@@ -125,7 +125,7 @@ _JA_VARIANTS = (("喰", "食"), ("自摸", "つも"), ("和了", "あがり"), (
 _VOWEL = {}
 for _vowel, _row in zip("aiueo", ("あかがさざただなはばぱまやらわ", "いきぎしじちぢにひびぴみり",
                                  "うくぐすずつづぬふぶぷむゆる", "えけげせぜてでねへべぺめれ",
-                                 "おこごそぞとどのほぼぽもよろを")):
+                                 "おこごそぞとどのほぼぽもよろを"), strict=True):
     for _k in _row:
         _VOWEL[_k] = _vowel
 _LONG = {"a": "あ", "i": "い", "u": "う", "e": "えい", "o": "おう"}  # a vowel kana that lengthens
@@ -332,7 +332,7 @@ class _Doc:
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
-        self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:]))
+        self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:], strict=False))
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -359,6 +359,7 @@ class SearchIndex:
         self._ja_fields: list[tuple[str, int, float]] = []  # kana-folded Japanese text, doc, weight
         self._ja_name_index: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
         self._field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
+        self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
         self._ja_grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
@@ -447,100 +448,112 @@ class SearchIndex:
 
     def _build(self, lib: "Library") -> None:
         fouls = getattr(lib, "fouls", {}) or {}
-        seen_tables: set[tuple[str, int, str]] = set()
         for rs in lib.rulesets.values():
-            for s in rs.sections:
-                d = self._new(_Doc(
-                    Hit("rule", rs.id, s.ref, s.title, s.title_ja), rs.id,
-                    titles=(fold(s.title),), title_stems=(stems(s.title),),
-                    exact=_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
-                self._add(d, s.title, W_TITLE)
-                self._add(d, s.text, W_TEXT * 2.0)
-                self._add_ja(d, s.title_ja, W_TITLE, name=True)
-                self._add_ja(d, s.text, W_TEXT)
-                self._sections[s.ref].append(d)
-            editions = getattr(rs, "editions", ())
-            if editions:
-                # the Editions page (/rules/<id>/editions): "2016", "edition", "WRC 2015"; a ruleset
-                # that borrows another's editions lists them only when it is chosen
-                d = self._new(_Doc(
-                    Hit("rule", rs.id, "editions", "Editions", None), rs.id,
-                    titles=("editions",), title_stems=(stems("Editions"),), exact=_forms("Editions"),
-                    listed=all(e.ruleset in ("", rs.id) for e in editions), editions=True))
-                self._add(d, "editions edition history", W_TITLE)
-                for e in editions:
-                    self._add(d, e.text, W_DEF)
+            self._index_sections(rs)
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
+        self._index_rows(lib, fouls, rule_doc)
+        rows_of_foul: dict[str, list[int]] = defaultdict(list)
+        for (_rs, fid), ds in self._rows_of.items():
+            rows_of_foul[fid].extend(ds)
+        for t in lib.glossary:
+            self._index_term(t, fouls, rule_doc, rows_of_foul)
+
+    def _index_sections(self, rs) -> None:
+        """A ruleset's sections, and its Editions page when it has one."""
+        for s in rs.sections:
+            d = self._new(_Doc(
+                Hit("rule", rs.id, s.ref, s.title, s.title_ja), rs.id,
+                titles=(fold(s.title),), title_stems=(stems(s.title),),
+                exact=_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
+            self._add(d, s.title, W_TITLE)
+            self._add(d, s.text, W_TEXT * 2.0)
+            self._add_ja(d, s.title_ja, W_TITLE, name=True)
+            self._add_ja(d, s.text, W_TEXT)
+            self._sections[s.ref].append(d)
+        editions = getattr(rs, "editions", ())
+        if editions:
+            # the Editions page (/rules/<id>/editions): "2016", "edition", "WRC 2015"; a ruleset
+            # that borrows another's editions lists them only when it is chosen
+            d = self._new(_Doc(
+                Hit("rule", rs.id, "editions", "Editions", None), rs.id,
+                titles=("editions",), title_stems=(stems("Editions"),), exact=_forms("Editions"),
+                listed=all(e.ruleset in ("", rs.id) for e in editions), editions=True))
+            self._add(d, "editions edition history", W_TITLE)
+            for e in editions:
+                self._add(d, e.text, W_DEF)
+
+    def _index_rows(self, lib: "Library", fouls, rule_doc: dict[tuple, int]) -> None:
+        """Every table's penalty rows; a profile's borrowed rows are listed once."""
         # the source's own Japanese for a foul: the subtitles of the sections its rows cite (AZRM
         # §2.3 自摸の対象牌の間違い), given to that foul's rows in every table
-        foul_templates: dict[str, dict[str, float]] = {}
         cited_ja: dict[str, list[str]] = defaultdict(list)
         for rs in lib.rulesets.values():
             for r in rs.penalties:
                 for ref, _item in ref_keys(r.ref or ""):
                     if rs.has_section(ref) and rs.section(ref).title_ja:
                         cited_ja[r.id].append(rs.section(ref).title_ja)
+        seen_tables: set[tuple[str, int, str]] = set()
         for rs in lib.rulesets.values():
             for r in rs.penalties:
                 # a profile that borrows another ruleset's column repeats its rows: list them once
                 sig = (r.foul, r.index, r.penalty)
                 listed = sig not in seen_tables
                 seen_tables.add(sig)
-                foul = fouls.get(r.id)
-                cited = tuple(rule_doc[(rs.id, ref)] for ref, _item in ref_keys(r.ref or "")
-                              if (rs.id, ref) in rule_doc)
-                names = (r.foul, *((foul.name, *foul.aliases) if foul else ()))
-                d = self._new(_Doc(
-                    Hit("penalty", rs.id, r.id, r.foul, r.penalty, row=r.index), rs.id,
-                    titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
-                    exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
-                    listed=listed, foul=r.id, cites=cited))
-                self._add(d, r.foul, W_TITLE)
-                self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
-                self._add(d, r.penalty, W_PENALTY)
-                self._add(d, r.category, W_CATEGORY)
-                self._add(d, r.note, W_TEXT)
-                self._add(d, getattr(r, "condition", None), W_TEXT)
-                if foul:
-                    # the foul's names are the same for every table's rows: indexed once, copied
-                    template = foul_templates.get(foul.id)
-                    if template is None:
-                        template = foul_templates[foul.id] = self._foul_template(foul)
-                    self._copy_postings(d, template)
-                    for x in (*foul.japanese, *foul.reading):
-                        self._add_ja(d, x, W_TERM, name=True)
-                for x in dict.fromkeys(cited_ja.get(r.id, ())):
-                    self._add_ja(d, x, W_ALIAS, name=True)
-                for ref, item in ref_keys(r.ref or ""):
-                    self._row_refs[(ref, item)].append(d)
-                    if item is not None:
-                        self._row_refs[(ref, None)].append(d)
-                self._rows_of[(rs.id, r.id)].append(d)
-        rows_of_foul: dict[str, list[int]] = defaultdict(list)
-        for (_rs, fid), ds in self._rows_of.items():
-            rows_of_foul[fid].extend(ds)
-        for t in lib.glossary:
-            names = (t.term, *t.romaji)
-            japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
-            d = self._new(_Doc(
-                Hit("term", None, t.id, t.term, t.japanese), None,
-                titles=tuple(fold(x) for x in (t.term, *t.aliases)),
-                title_stems=tuple(stems(x) for x in (t.term, *t.romaji, *t.aliases)),
-                exact=_forms(*(x for x in (*names, *japanese, *t.aliases) if x))
-                + tuple(fold(x).replace(" ", "").replace("-", "") for x in names),
-                listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
-                lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))
-            self._add(d, t.term, W_TERM)
-            self._add_typed_romaji(d, t.romaji)
-            for a in t.aliases:
-                self._add(d, a, W_ALIAS)
-            self._add(d, t.definition, W_DEF)
-            self._add(d, t.explanation, W_TEXT)
-            for x in japanese:
+                self._index_row(rs, r, fouls.get(r.id), listed, rule_doc, cited_ja.get(r.id, ()))
+
+    def _index_row(self, rs, r, foul, listed: bool, rule_doc: dict[tuple, int], cited_ja) -> None:
+        cited = tuple(rule_doc[(rs.id, ref)] for ref, _item in ref_keys(r.ref or "")
+                      if (rs.id, ref) in rule_doc)
+        names = (r.foul, *((foul.name, *foul.aliases) if foul else ()))
+        d = self._new(_Doc(
+            Hit("penalty", rs.id, r.id, r.foul, r.penalty, row=r.index), rs.id,
+            titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
+            exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
+            listed=listed, foul=r.id, cites=cited))
+        self._add(d, r.foul, W_TITLE)
+        self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
+        self._add(d, r.penalty, W_PENALTY)
+        self._add(d, r.category, W_CATEGORY)
+        self._add(d, r.note, W_TEXT)
+        self._add(d, getattr(r, "condition", None), W_TEXT)
+        if foul:
+            # the foul's names are the same for every table's rows: indexed once, copied
+            template = self._foul_templates.get(foul.id)
+            if template is None:
+                template = self._foul_templates[foul.id] = self._foul_template(foul)
+            self._copy_postings(d, template)
+            for x in (*foul.japanese, *foul.reading):
                 self._add_ja(d, x, W_TERM, name=True)
-                self._add_romaji(d, x, t.romaji)
-            self._add_ja(d, t.definition, W_DEF)
-            self._add_ja(d, t.explanation, W_TEXT)
+        for x in dict.fromkeys(cited_ja):
+            self._add_ja(d, x, W_ALIAS, name=True)
+        for ref, item in ref_keys(r.ref or ""):
+            self._row_refs[(ref, item)].append(d)
+            if item is not None:
+                self._row_refs[(ref, None)].append(d)
+        self._rows_of[(rs.id, r.id)].append(d)
+
+    def _index_term(self, t, fouls, rule_doc: dict[tuple, int], rows_of_foul: dict[str, list[int]]) -> None:
+        names = (t.term, *t.romaji)
+        japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
+        d = self._new(_Doc(
+            Hit("term", None, t.id, t.term, t.japanese), None,
+            titles=tuple(fold(x) for x in (t.term, *t.aliases)),
+            title_stems=tuple(stems(x) for x in (t.term, *t.romaji, *t.aliases)),
+            exact=_forms(*(x for x in (*names, *japanese, *t.aliases) if x))
+            + tuple(fold(x).replace(" ", "").replace("-", "") for x in names),
+            listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
+            lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))
+        self._add(d, t.term, W_TERM)
+        self._add_typed_romaji(d, t.romaji)
+        for a in t.aliases:
+            self._add(d, a, W_ALIAS)
+        self._add(d, t.definition, W_DEF)
+        self._add(d, t.explanation, W_TEXT)
+        for x in japanese:
+            self._add_ja(d, x, W_TERM, name=True)
+            self._add_romaji(d, x, t.romaji)
+        self._add_ja(d, t.definition, W_DEF)
+        self._add_ja(d, t.explanation, W_TEXT)
 
     # --- querying --------------------------------------------------------------------------
 
@@ -590,9 +603,20 @@ class SearchIndex:
         return per
 
     def _japanese_unit(self, seg: str) -> dict[int, float]:
-        """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``."""
+        """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
+        (a sentence) that hold many of its character pairs; each doc's best match counts."""
         per: dict[int, float] = {}
-        # fields holding every character pair of ``seg`` (its rarest pair narrows the scan)
+        matches = [self._ja_containing(seg)]
+        if len(seg) >= 3:
+            matches += [self._ja_names_inside(seg), self._ja_pairs(seg)]
+        for found in matches:
+            for doc, s in found:
+                if s > per.get(doc, 0.0):
+                    per[doc] = s
+        return per
+
+    def _ja_containing(self, seg: str):
+        """Fields holding ``seg`` (their rarest shared character pair narrows the scan)."""
         if len(seg) >= 2:
             pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
             fields = min(pairs, key=len) if pairs else ()
@@ -601,35 +625,29 @@ class SearchIndex:
         for i in fields:
             text, doc, w = self._ja_fields[i]
             if seg in text:
-                s = w * (2.0 if text == seg else 1.0)
-                if s > per.get(doc, 0.0):
-                    per[doc] = s
-        if len(seg) >= 3:
-            # names standing inside the query: every piece of it looked up once
-            names = self._ja_name_index
-            for a in range(len(seg)):
-                for b in range(a + 2, min(len(seg), a + _LONGEST_NAME) + 1):
-                    if b - a == len(seg):
-                        continue
+                yield doc, w * (2.0 if text == seg else 1.0)
+
+    def _ja_names_inside(self, seg: str):
+        """Names standing inside the query (携帯が鳴った holds 携帯): every piece looked up once."""
+        names = self._ja_name_index
+        for a in range(len(seg)):
+            for b in range(a + 2, min(len(seg), a + _LONGEST_NAME) + 1):
+                if b - a < len(seg):
                     for doc, w in names.get(seg[a:b], ()):
-                        s = w * (0.4 + 0.6 * (b - a) / len(seg))
-                        if s > per.get(doc, 0.0):
-                            per[doc] = s
-            # a sentence (手牌を倒して見せてしまった): the share of its character pairs a field
-            # holds, each pair counted by its rarity; pairs found nowhere (particles) do not count
-            grams = [(g, self._ja_grams[g]) for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
-            weights = [(docs, math.log(1.0 + self._idf_n / (1.0 + len(docs)))) for _g, docs in grams]
-            total = sum(w for _d, w in weights)
-            if total:
-                acc: dict[int, float] = defaultdict(float)
-                for docs, idf in weights:
-                    for doc, w in docs.items():
-                        acc[doc] += idf * w
-                for doc, a in acc.items():
-                    s = 0.8 * a / total
-                    if s > per.get(doc, 0.0):
-                        per[doc] = s
-        return per
+                        yield doc, w * (0.4 + 0.6 * (b - a) / len(seg))
+
+    def _ja_pairs(self, seg: str):
+        """A sentence (手牌を倒して見せてしまった): the share of its character pairs a field holds,
+        each pair counted by its rarity; pairs found nowhere (particles) do not count."""
+        grams = [self._ja_grams[g] for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
+        weights = [(docs, math.log(1.0 + self._idf_n / (1.0 + len(docs)))) for docs in grams]
+        total = sum(w for _d, w in weights)
+        acc: dict[int, float] = defaultdict(float)
+        for docs, idf in weights:
+            for doc, w in docs.items():
+                acc[doc] += idf * w
+        for doc, a in acc.items():
+            yield doc, 0.8 * a / total
 
     def _units(self, q: str) -> tuple[list[dict[int, float]], str]:
         """The query's units (one per Japanese segment and per content word), each a
@@ -678,7 +696,24 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scope = self._scope(ruleset, editions)
+        scores, units, latin = self._ref_scores(q)
+        strength = self._unit_scores(scores, units, ruleset, editions)
+        self._lift(scores, strength)
+        if _QUESTION.search(q):
+            # a question about the rules ("can I ron if I'm furiten", "アガリ放棄とは") wants the
+            # rule text more than a penalty row
+            for d in scores:
+                if self.docs[d].hit.kind == "rule":
+                    scores[d] *= QUESTION_RULE_BOOST
+        best = self._name_bonuses(scores, q, latin, ruleset, editions)
+        out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        if ruleset is None:
+            out = self._damp_repeated_fouls(out)
+        return out
+
+    def _ref_scores(self, q: str) -> tuple[dict[int, float], list[dict[int, float]], str]:
+        """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
+        the query's units and Latin part when it is not only a reference."""
         scores: dict[int, float] = defaultdict(float)
         ref = _REF.match(q)
         if ref and ("." in ref.group(1) or ref.group(2) or q.startswith("§")):
@@ -686,34 +721,40 @@ class SearchIndex:
                 scores[d] += 100.0
             for d in self._row_refs.get((ref.group(1), ref.group(2)), ()):
                 scores[d] += 90.0
-            units: list[dict[int, float]] = []
-            latin = ""
-        else:
-            if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
-                for d in self._sections.get(ref.group(1), ()):
-                    scores[d] += 50.0
-            units, latin = self._units(q)
+            return scores, [], ""
+        if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
+            for d in self._sections.get(ref.group(1), ()):
+                scores[d] += 50.0
+        units, latin = self._units(q)
+        return scores, units, latin
 
-        # each unit counts by how rare it is; a unit that matches nothing anywhere is left out
+    def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
+                     editions: bool) -> dict[int, float]:
+        """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
+        is left out) to ``scores``; return how strongly each fully matched document matched."""
         known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
         total = sum(w for _, w in known)
         strength: dict[int, float] = {}
-        if known:
-            matched: dict[int, float] = defaultdict(float)
-            raw: dict[int, float] = defaultdict(float)
-            for per, idf in known:
-                for d, s in per.items():
-                    if d in scope:
-                        matched[d] += idf
-                        raw[d] += idf * s
-            for d, r in raw.items():
-                coverage = matched[d] / total
-                scores[d] += r * coverage * coverage
-                strength[d] = r / matched[d] if coverage > 0.99 else 0.0
+        if not known:
+            return strength
+        matched: dict[int, float] = defaultdict(float)
+        raw: dict[int, float] = defaultdict(float)
+        scope = self._scope(ruleset, editions)
+        for per, idf in known:
+            for d, s in per.items():
+                if d in scope:
+                    matched[d] += idf
+                    raw[d] += idf * s
+        for d, r in raw.items():
+            coverage = matched[d] / total
+            scores[d] += r * coverage * coverage
+            strength[d] = r / matched[d] if coverage > 0.99 else 0.0
+        return strength
 
-        # a term or row matched by name lifts what it cites (見せ牌 -> AZRM §2.4; kuikae -> the
-        # swap-calling rows of every table); a row only lifts a section the query missed, and a
-        # term only lifts rows the query missed
+    def _lift(self, scores: dict[int, float], strength: dict[int, float]) -> None:
+        """A term or row matched by name lifts what it cites (見せ牌 -> AZRM §2.4; kuikae -> the
+        swap-calling rows of every table); a row only lifts a section the query missed, and a
+        term only lifts rows the query missed."""
         own = set(scores)
         for d, sc in list(scores.items()):
             share = min(1.0, strength.get(d, 0.0) / LIFT_STRENGTH) ** 2
@@ -726,22 +767,20 @@ class SearchIndex:
                     if row not in own:
                         scores[row] += ROW_LIFT * share * sc
 
-        if _QUESTION.search(q):
-            # a question about the rules ("can I ron if I'm furiten", "アガリ放棄とは") wants the
-            # rule text more than a penalty row
-            for d in scores:
-                if self.docs[d].hit.kind == "rule":
-                    scores[d] *= QUESTION_RULE_BOOST
-
+    def _name_bonuses(self, scores: dict[int, float], q: str, latin: str, ruleset: str | None,
+                      editions: bool) -> dict[tuple, tuple[float, int]]:
+        """Bonuses for names matched exactly, as a phrase or by word pairs; one result per foul
+        and ruleset (the foul's page shows all its rows)."""
         phrase = " ".join(w for w in words(latin) if w not in STOPWORDS) if latin.strip() else q
         compact = phrase.replace(" ", "")
         qkey = " ".join(romaji_key(w) for w in phrase.split())
         qja = kana_fold(q) if not q.isascii() else q
         qstems = stems(latin) if latin else ()
         qset = set(qstems)
-        qpairs = set(zip(qstems, qstems[1:]))
+        qpairs = set(zip(qstems, qstems[1:], strict=False))
         best: dict[tuple, tuple[float, int]] = {}
         qforms = {phrase, compact, qkey, q, qja} if phrase else set()
+        scope = self._scope(ruleset, editions)
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
         pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
@@ -762,25 +801,24 @@ class SearchIndex:
             if (pool is None or d in pool) and qset and not qset.isdisjoint(doc.stem_set):
                 s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
                                              for t in doc.title_stems if t)
-            # one result per foul and ruleset: the foul's page shows all its rows
             key = (doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
             if key not in best or s > best[key][0]:
                 best[key] = (s, d)
-        out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
-        if ruleset is None:
-            # across rulesets, the same foul's rows after the first count half, so that one foul's
-            # five tables do not push every section and term off the first screen
-            seen_fouls: set[str] = set()
-            damped = []
-            for s, d in out:
-                foul = self.docs[d].foul
-                if foul is not None:
-                    if foul in seen_fouls:
-                        s *= 0.5
-                    seen_fouls.add(foul)
-                damped.append((s, d))
-            out = sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
-        return out
+        return best
+
+    def _damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
+        """Across rulesets, the same foul's rows after the first count half, so that one foul's
+        five tables do not push every section and term off the first screen."""
+        seen_fouls: set[str] = set()
+        damped = []
+        for s, d in out:
+            foul = self.docs[d].foul
+            if foul is not None:
+                if foul in seen_fouls:
+                    s *= 0.5
+                seen_fouls.add(foul)
+            damped.append((s, d))
+        return sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
 
     def editions(self, query: str, ruleset: str | None = None) -> list[str]:
         """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",

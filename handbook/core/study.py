@@ -40,6 +40,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from handbook.core.load import default_library
 from handbook.core.model import Library, PenaltyRow, Ruleset, Section, Term
 
 #: every card kind, in the order a deck lists them
@@ -171,8 +172,6 @@ def study_deck(ruleset: str | None = None, *, library: Library | None = None) ->
     Ids: see the module docstring; they are unique in the returned deck.
     """
     if library is None:
-        from handbook import default_library
-
         library = default_library()
     if ruleset is not None and (not isinstance(ruleset, str) or ruleset not in library.rulesets):
         raise ValueError(f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of "

@@ -17,6 +17,7 @@ import flet as ft
 from handbook.core.search import warm_lemmatizer
 
 from handbook import i18n
+from handbook.core.load import default_library
 from handbook.core.model import Library
 from handbook.paths import ASSETS_DIR
 from handbook.ui.context import (
@@ -29,7 +30,9 @@ from handbook.ui.context import (
     apply_locale,
     theme_mode,
 )
-from handbook.ui.routes import build_view, split_route
+from handbook.ui.routes import APP_ROUTE_ROOTS, parent_route, split_route
+from handbook.ui.screens import build_view
+from handbook.ui.stores import Stores
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +127,8 @@ class HandbookApp:
     the same way.
     """
 
-    def __init__(self, page: ft.Page, library: Library, *, prefs: Preferences | None = None):
+    def __init__(self, page: ft.Page, library: Library, *, prefs: Preferences | None = None,
+                 stores: Stores | None = None):
         self.page = page
         self.library = library
         self.prefs = prefs or Preferences(None)
@@ -141,6 +145,7 @@ class HandbookApp:
             refresher=self.refresh,
             url_setter=self.set_url,
             backer=self.go_back,
+            stores=stores or Stores(library),
         )
         #: the routes shown in this session, oldest first (the in-app history the arrow goes back in)
         self.history: list[str] = []
@@ -203,8 +208,6 @@ class HandbookApp:
     async def go_back(self) -> None:
         """The AppBar arrow: the screen the judge came from in this session; up to the parent
         screen when there is none (the app was opened on this screen, e.g. from a deep link)."""
-        from handbook.ui.routes import parent_route
-
         if len(self.history) >= 2:
             self._going_back = self.history[-2]
             await self.navigate(self._going_back)
@@ -280,19 +283,22 @@ def error_view(ctx: AppContext, route: str) -> ft.View:
     ])
 
 
-def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[None]]:
+def create_app(library: Library | None = None, *, stores: Stores | None = None
+               ) -> Callable[[ft.Page], Awaitable[None]]:
     """The app's ``main(page)`` for ``ft.run``, showing ``library`` (default: the shipped
-    content, loaded once)."""
+    content, loaded once) and keeping user data in ``stores`` (default: the data folder, or the
+    browser's SharedPreferences in the browser build), shared by every session of this app."""
+    shared: list[Stores] = [stores] if stores is not None else []
 
     async def app_main(page: ft.Page) -> None:
-        from handbook import default_library
-
         lib = library if library is not None else default_library()
+        if not shared:
+            shared.append(Stores(lib))
         try:
             service: Any = ft.SharedPreferences()
         except Exception:  # noqa: BLE001 - no page context (tests)
             service = None
-        app = HandbookApp(page, lib, prefs=Preferences(service))
+        app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared[0])
         await app.start()
         # the search index is built after the first frame, before the first keystroke needs it
         await asyncio.sleep(0)
@@ -305,10 +311,6 @@ def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[
 
 #: ``main(page)`` with the shipped content.
 main = create_app()
-
-
-#: first path segments of the app's own routes (see handbook.ui.routes.ROUTES)
-APP_ROUTE_ROOTS = frozenset({"search", "rules", "penalties", "glossary", "tools", "ledger"})
 
 
 def spa_fallback_wanted(path: str) -> bool:

@@ -21,6 +21,8 @@ import flet as ft
 from handbook.core.model import Library
 from handbook import i18n
 from handbook.i18n import Translator
+from handbook.ui.routes import parent_route, section_root
+from handbook.ui.stores import Stores
 
 log = logging.getLogger(__name__)
 
@@ -62,30 +64,27 @@ class NavItem:
     route: str
     icon: Any
     selected_icon: Any
-    prefixes: tuple[str, ...]
 
 
 def nav_items(_: Callable[[str], str] = i18n.ENGLISH) -> list[NavItem]:
-    """The five destinations, in bar order."""
+    """The five destinations, in bar order (each a route without a parent in
+    :data:`handbook.ui.routes.ROUTES`)."""
     return [
-        NavItem(_("Search"), "/", ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH, ("/", "/search")),
-        NavItem(_("Rules"), "/rules", ft.Icons.MENU_BOOK_OUTLINED, ft.Icons.MENU_BOOK, ("/rules",)),
-        NavItem(_("Penalties"), "/penalties", ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL, ("/penalties",)),
-        NavItem(_("Glossary"), "/glossary", ft.Icons.TRANSLATE_OUTLINED, ft.Icons.TRANSLATE, ("/glossary",)),
-        NavItem(_("Tools"), "/tools", ft.Icons.CALCULATE_OUTLINED, ft.Icons.CALCULATE, ("/tools", "/ledger")),
+        NavItem(_("Search"), "/", ft.Icons.SEARCH_OUTLINED, ft.Icons.SEARCH),
+        NavItem(_("Rules"), "/rules", ft.Icons.MENU_BOOK_OUTLINED, ft.Icons.MENU_BOOK),
+        NavItem(_("Penalties"), "/penalties", ft.Icons.GAVEL_OUTLINED, ft.Icons.GAVEL),
+        NavItem(_("Glossary"), "/glossary", ft.Icons.TRANSLATE_OUTLINED, ft.Icons.TRANSLATE),
+        NavItem(_("Tools"), "/tools", ft.Icons.CALCULATE_OUTLINED, ft.Icons.CALCULATE),
     ]
 
 
 def nav_index(route: str) -> int:
-    """Which navigation destination ``route`` belongs to (0 = Search)."""
-    path = route.split("?", 1)[0].rstrip("/") or "/"
+    """Which navigation destination ``route`` belongs to (0 = Search): the one at the top of its
+    chain of parents in the route table."""
+    root = section_root(route)
     for i, item in enumerate(nav_items(lambda s: s)):
-        for prefix in item.prefixes:
-            if prefix == "/":
-                if path == "/":
-                    return i
-            elif path == prefix or path.startswith(prefix + "/"):
-                return i
+        if item.route == root:
+            return i
     return 0
 
 
@@ -110,7 +109,8 @@ class AppContext:
     - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``,
       ``set_language("en" | "ja")``: change and remember;
     - ``view(...)``: the standard screen chrome (use it so all screens look alike);
-    - ``judge``: this session gave the judge passphrase (:func:`handbook.ui.gate.judge_ok`).
+    - ``judge``: this session gave the judge passphrase (:func:`handbook.ui.gate.judge_ok`);
+    - ``stores``: the ledger and the study store (:class:`handbook.ui.stores.Stores`).
     """
 
     page: Any
@@ -126,6 +126,12 @@ class AppContext:
     #: this session gave the judge passphrase (handbook.access; see handbook.ui.gate)
     judge: bool = False
     backer: Callable[[], Any] | None = None
+    #: the ledger and the study store (one per app, shared by its sessions; tests pass their own)
+    stores: Stores = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.stores is None:
+            self.stores = Stores(self.library)
 
     # ----------------------------------------------------------------- state
     @property
@@ -211,8 +217,6 @@ class AppContext:
     def back(self) -> None:
         """The AppBar arrow: back to the screen the judge came from (the app's ``backer``, which
         knows the in-app history); up to the parent screen when there is none (a deep link)."""
-        from handbook.ui.routes import parent_route
-
         if self.backer is not None:
             _run(self.backer())
             return

@@ -1,4 +1,11 @@
-"""The app's one route table, and the contract every view builder follows.
+"""The app's one route table: every screen's path, name and parent (where the back arrow goes up
+to), plus the helpers that parse and build paths. Pure Python: no flet, no screens.
+
+A new screen touches three places: a :class:`Route` here, its builder in
+:data:`handbook.ui.screens.BUILDERS`, and the builder itself in a module under
+``handbook/ui/views/`` (``make i18n`` then refreshes the message template). Everything else — the
+web server's list of app paths, the navigation bar's sections, the tests that open every screen —
+is derived from :data:`ROUTES`.
 
 VIEW-BUILDER CONTRACT
 =====================
@@ -18,61 +25,48 @@ A screen is a plain function in a module under ``handbook/ui/views/``::
 
 - ``params`` are the route's placeholders, already URL-decoded strings (``/ledger/<player>`` calls
   ``build(ctx, player="Alice")``). Query parameters are in ``ctx.query``.
-- Data comes from ``ctx.library`` (content) and the public ``handbook`` functions; the chosen
-  ruleset (tournament) is ``ctx.ruleset`` (``None`` = all rulesets; pick a default then).
+- Data comes from ``ctx.library`` (content), ``ctx.stores`` (the ledger and the study store) and
+  the public ``handbook`` functions; the chosen ruleset (tournament) is ``ctx.ruleset`` (``None`` =
+  all rulesets; pick a default then).
 - Move with ``ctx.navigate("/tools/chombo")`` (never ``page.go``); ``ctx.back()`` goes up.
 - Give every input a ``label`` and every icon button a ``tooltip``: browser tests find controls by
   their accessible names. Touch targets at least 48 px (``handbook.ui.context.TOUCH``).
 - Builders must not block or await: they only build controls. Event handlers may be async and may
-  call ``ctx.page.update()`` / ``control.update()``; persistent data goes through
-  ``handbook.paths.data_dir()`` or ``ft.SharedPreferences()``.
+  call ``ctx.page.update()`` / ``control.update()``.
+- A view module imports no other view module: shared pieces live in ``handbook.ui.widgets``
+  (an import-linter contract in pyproject.toml keeps it so).
 - Keep data logic in plain functions (no flet) so tests can check it without a page.
-
-The calculator and ledger screens and the builders they call (module: function):
-
-==================  ============================================
-route               builder
-==================  ============================================
-/tools              handbook.ui.views.calculators:build_tools
-/tools/chombo       handbook.ui.views.calculators:build_chombo
-/tools/revealed     handbook.ui.views.calculators:build_revealed
-/tools/strikes      handbook.ui.views.calculators:build_strikes
-/tools/final        handbook.ui.views.calculators:build_final
-/ledger             handbook.ui.views.ledger:build_ledger
-/ledger/<player>    handbook.ui.views.ledger:build_player
-==================  ============================================
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
-
-if TYPE_CHECKING:  # pragma: no cover
-    import flet as ft
-
-    from handbook.ui.context import AppContext
-
-ViewBuilder = Callable[..., "ft.View"]
 
 
 @dataclass(frozen=True)
 class Route:
-    """``pattern`` like ``/rules/<ruleset>/<ref>``; ``target`` "module:function"; ``name`` for
-    tests and logs; ``parent`` the route pattern the back arrow goes up to."""
+    """``pattern`` like ``/rules/<ruleset>/<ref>``; ``name`` for the builder table, tests and
+    logs; ``parent`` the route pattern the back arrow goes up to (``None``: a navigation bar
+    section); ``example`` a path that opens this screen on the shipped content (tests open every
+    screen with it; default: the pattern itself, for a route without placeholders)."""
 
     pattern: str
-    target: str
     name: str
     parent: str | None = None
+    example: str | None = None
 
     @property
     def params(self) -> tuple[str, ...]:
         return tuple(re.findall(r"<(\w+)>", self.pattern))
+
+    @property
+    def sample(self) -> str:
+        """A path that opens this screen (``example``, or the pattern when it has no placeholders)."""
+        return self.example or self.pattern
 
     def regex(self) -> re.Pattern[str]:
         parts = []
@@ -81,42 +75,39 @@ class Route:
             parts.append(f"(?P<{m.group(1)}>[^/]+)" if m else re.escape(seg))
         return re.compile("^/" + "/".join(parts) + "$" if parts != [""] else "^/$")
 
-    def builder(self) -> ViewBuilder:
-        module, func = self.target.split(":")
-        return getattr(importlib.import_module(module), func)
-
-
-V = "handbook.ui.views."
 
 #: The one route table, most specific first where patterns overlap.
 ROUTES: tuple[Route, ...] = (
-    Route("/", V + "search:build", "search"),
-    Route("/search", V + "search:build", "search", parent="/"),
-    Route("/rules", V + "rules:build_index", "rules"),
-    Route("/rules/<ruleset>", V + "rules:build_ruleset", "ruleset", parent="/rules"),
-    Route("/rules/<ruleset>/editions", V + "rules:build_editions", "editions",
-          parent="/rules/<ruleset>"),
-    Route("/rules/<ruleset>/<ref>", V + "rules:build_section", "section", parent="/rules/<ruleset>"),
-    Route("/penalties", V + "penalties:build_index", "penalties"),
-    Route("/penalties/<ruleset>", V + "penalties:build_table", "penalty-table", parent="/penalties"),
-    Route("/penalties/<ruleset>/<foul>", V + "penalties:build_foul", "foul",
-          parent="/penalties/<ruleset>"),
-    Route("/glossary", V + "glossary:build_index", "glossary"),
-    Route("/glossary/<term>", V + "glossary:build_term", "term", parent="/glossary"),
-    Route("/tools", V + "calculators:build_tools", "tools"),
-    Route("/tools/chombo", V + "calculators:build_chombo", "chombo", parent="/tools"),
-    Route("/tools/revealed", V + "calculators:build_revealed", "revealed", parent="/tools"),
-    Route("/tools/strikes", V + "calculators:build_strikes", "strikes", parent="/tools"),
-    Route("/tools/final", V + "calculators:build_final", "final", parent="/tools"),
-    Route("/ledger", V + "ledger:build_ledger", "ledger", parent="/tools"),
-    Route("/ledger/<player>", V + "ledger:build_player", "player", parent="/ledger"),
-    Route("/study", V + "study:build_study", "study", parent="/"),
-    Route("/study/progress", V + "study:build_progress", "study-progress", parent="/study"),
-    Route("/study/exam", V + "study:build_exam", "exam", parent="/study"),
-    Route("/bookmarks", V + "study:build_bookmarks", "bookmarks", parent="/"),
+    Route("/", "search"),
+    Route("/search", "search", parent="/", example="/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C"),
+    Route("/rules", "rules"),
+    Route("/rules/<ruleset>", "ruleset", parent="/rules", example="/rules/azrm"),
+    Route("/rules/<ruleset>/editions", "editions", parent="/rules/<ruleset>", example="/rules/ema-rcr/editions"),
+    Route("/rules/<ruleset>/<ref>", "section", parent="/rules/<ruleset>", example="/rules/azrm/2.4"),
+    Route("/penalties", "penalties"),
+    Route("/penalties/<ruleset>", "penalty-table", parent="/penalties", example="/penalties/wrc-2025"),
+    Route("/penalties/<ruleset>/<foul>", "foul", parent="/penalties/<ruleset>",
+          example="/penalties/wrc-2025/revealed-tiles"),
+    Route("/glossary", "glossary"),
+    Route("/glossary/<term>", "term", parent="/glossary", example="/glossary/misehai"),
+    Route("/tools", "tools"),
+    Route("/tools/chombo", "chombo", parent="/tools"),
+    Route("/tools/revealed", "revealed", parent="/tools"),
+    Route("/tools/strikes", "strikes", parent="/tools"),
+    Route("/tools/final", "final", parent="/tools"),
+    Route("/ledger", "ledger", parent="/tools"),
+    Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith"),
+    Route("/study", "study", parent="/"),
+    Route("/study/progress", "study-progress", parent="/study"),
+    Route("/study/exam", "exam", parent="/study"),
+    Route("/bookmarks", "bookmarks", parent="/"),
 )
 
-NOT_FOUND = Route("/<missing>", V + "common:build_not_found", "not-found", parent="/")
+NOT_FOUND = Route("/<missing>", "not-found", parent="/", example="/no/such/page")
+
+#: first path segments of the app's own routes: the web server answers any path under them with
+#: the app (a deep link ``/rules/azrm/2.4`` is a screen, not a file with the extension ".4")
+APP_ROUTE_ROOTS = frozenset(r.pattern.strip("/").split("/", 1)[0] for r in ROUTES if r.pattern != "/")
 
 _COMPILED = [(r, r.regex()) for r in ROUTES]
 
@@ -170,6 +161,18 @@ def parent_route(route: str | None) -> str | None:
     return out
 
 
+_BY_PATTERN = {r.pattern: r for r in (*ROUTES, NOT_FOUND)}
+
+
+def section_root(route: str | None) -> str:
+    """The navigation bar section ``route`` belongs to: the top of its chain of parents
+    (``/ledger/Bob`` -> ``/ledger`` -> ``/tools``; ``/study`` and unknown paths -> ``/``)."""
+    r = match(route).route
+    while r.parent is not None:
+        r = _BY_PATTERN[r.parent]
+    return r.pattern
+
+
 def build_route(pattern_or_name: str, **params: Any) -> str:
     """The path for a route pattern or name with ``params`` filled in (URL-encoded)."""
     pattern = next((r.pattern for r in ROUTES if r.name == pattern_or_name), pattern_or_name)
@@ -203,18 +206,3 @@ def penalty_route(ruleset: str, foul: str | None = None) -> str:
 
 def term_route(term_id: str) -> str:
     return build_route("term", term=term_id)
-
-
-def build_view(ctx: "AppContext", route: str | None) -> "ft.View":
-    """The :class:`ft.View` for ``route``: parse it, put path and query on ``ctx``, call the
-    builder. A builder that raises ``KeyError``/``LookupError`` (unknown ruleset, section, term)
-    gives the not-found screen instead."""
-    m = match(route)
-    ctx.route = m.path
-    ctx.query = dict(m.query)
-    try:
-        return m.route.builder()(ctx, **m.params)
-    except LookupError as exc:
-        from handbook.ui.views.common import build_not_found
-
-        return build_not_found(ctx, missing=m.path, reason=str(exc))

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import flet as ft
 
+from handbook import i18n
+from handbook.core.model import Library
+from handbook.core.strikes import StrikeStatus
 from handbook.i18n import N_
-from handbook.ui.text import Block, Segment, blocks, segments
-
-if TYPE_CHECKING:  # pragma: no cover
-    from handbook.ui.context import AppContext
+from handbook.ui.context import TOUCH, AppContext, labelled
+from handbook.ui.routes import penalty_route, section_route
+from handbook.storage import is_web
+from handbook.study import Entry, StudyStore
+from handbook.ui.text import Block, Segment, blocks, leading_ref, ref_label, segments
 
 BODY_SIZE = 16
 #: smallest touch target (Material: 48 x 48 logical px)
@@ -236,9 +241,8 @@ def snack_bar(ctx: "AppContext", text: str, *, action: str | None = None,
 
 
 def show_snack(ctx: "AppContext", text: str, **kw) -> None:
-    """Show :func:`snack_bar` (nothing on a page stub without dialogs)."""
-    with contextlib.suppress(Exception):
-        ctx.page.show_dialog(snack_bar(ctx, text, **kw))
+    """Show :func:`snack_bar`."""
+    ctx.page.show_dialog(snack_bar(ctx, text, **kw))
 
 
 def choice_buttons(options: Sequence[tuple[str, str]], selected: str, on_pick: Callable[[str], None], *,
@@ -321,3 +325,236 @@ def switch_row(switch: ft.Switch) -> ft.Control:
         content=ft.ListTile(title=switch, on_click=toggle, min_height=TOUCH_MIN,
                             content_padding=ft.Padding.only(right=8)))
     return wrapper
+
+
+# ------------------------------------------------------------------ calculators and the ledger
+
+BIG = 30
+MEDIUM = 20
+LITERAL_READING = N_(
+    "Reading used (AZRM §1.4): a Strike recorded while more than 2 stand on its day or more than 5 "
+    "in its 30-day window issues a new Suspension unless one is in force, and Strikes that caused "
+    "one still count toward the next; the club president and their designated officials decide.")
+
+
+def default_ruleset(library: Library, chosen: str | None, query: str | None = None,
+                    allowed: Sequence[str] | None = None) -> str:
+    """The ruleset a calculator starts with: the query's, else the chosen one, else the first."""
+    ids = [r for r in library.rulesets if allowed is None or r in allowed]
+    for candidate in (query, chosen):
+        if candidate in ids:
+            return candidate  # type: ignore[return-value]
+    return ids[0]
+
+
+@dataclass(frozen=True)
+class SourceLink:
+    """Where a ruling's § link goes: ``label`` ("AZRM §2.4") and ``route``."""
+
+    label: str
+    route: str
+
+
+def source_link(library: Library, ruleset: str, ref: str, foul: str | None = None) -> SourceLink:
+    """The screen that shows ``ref``: the ruleset's own section, the section of the ruleset it is
+    based on, or else its penalty table (at the foul's row when ``foul`` names one)."""
+    rs = library.rulesets[ruleset]
+    label = f"{rs.short} {ref_label(ref)}"
+    sec = leading_ref(ref)
+    for rid in (ruleset, rs.base):
+        if rid and sec and library.rulesets[rid].has_section(sec):
+            return SourceLink(label, section_route(rid, sec))
+    if foul:
+        row = next((r for r in rs.penalties if r.foul == foul), None)
+        if row is not None:
+            return SourceLink(label, penalty_route(ruleset, row.id))
+    return SourceLink(label, penalty_route(ruleset))
+
+
+def named(dropdown: ft.Dropdown) -> ft.Control:
+    """A dropdown whose accessible name is its label (Flutter does not expose the label)."""
+    return ft.Semantics(label=dropdown.label, content=dropdown, expand=dropdown.expand)
+
+
+def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = TOUCH,
+                key: str | None = None, **kw) -> ft.IconButton:
+    """An icon button at least 48 px square whose accessible name (and tooltip) is ``name``."""
+    cls = ft.FilledTonalIconButton if filled else ft.IconButton
+    return cls(icon=ft.Icon(icon, semantics_label=name), tooltip=name, width=size, height=size,
+               on_click=on_click, key=key, **kw)
+
+
+def captioned(label: str, control: ft.Control) -> ft.Control:
+    """A caption above a control that has no label of its own (segmented buttons)."""
+    return ft.Column(
+        controls=[ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600,
+                          color=ft.Colors.ON_SURFACE_VARIANT),
+                  ft.Semantics(label=label, container=True, content=control)],
+        spacing=4, tight=True,
+    )
+
+
+def fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
+         color: str | None = None, note: str | None = None) -> ft.Control:
+    """A result line: small caption, large value, optional small note (one semantics node:
+    "label: value (note)")."""
+    lines = [ft.Text(label, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+             ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)]
+    if note:
+        lines.append(ft.Text(note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Semantics(
+        label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
+        content=ft.Column(controls=lines, spacing=0, tight=True),
+    )
+
+
+def error_box(text: str) -> ft.Control:
+    return ft.Container(
+        content=ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
+                        ft.Text(text, size=BODY_SIZE, color=ft.Colors.ON_ERROR_CONTAINER, expand=True)],
+                       vertical_alignment=ft.CrossAxisAlignment.START),
+        bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="error",
+    )
+
+
+def source_button(ctx: "AppContext", link: SourceLink) -> ft.Control:
+    _ = ctx._
+    return ft.TextButton(
+        content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
+        on_click=lambda e: ctx.navigate(link.route),
+        height=TOUCH, key="source-link",
+    )
+
+
+def yes_no(ctx: "AppContext", value: bool) -> str:
+    return ctx._("Yes") if value else ctx._("No")
+
+
+def date_text(d: datetime.date | None, _: i18n.Translator) -> str:
+    """``d`` in the session's locale (``_``: ``ctx._``), "—" for none."""
+    return _.format_date(d) if d else "—"
+
+
+def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = True,
+                           literal: bool = True) -> list[ft.Control]:
+    """The countdown: headline, figures with Babel-formatted dates, the reading used in one
+    sentence (always: the strikes screen and the ledger's player screen both state it; ``literal``
+    is kept for callers and no longer hides it), § link (``link``). Shared with the ledger."""
+    _ = ctx._
+    if s.banned:
+        headline, color = _("Banned"), ft.Colors.ERROR
+    elif s.suspended:
+        headline, color = _("Suspended"), ft.Colors.ERROR
+    else:
+        headline, color = _("Not suspended"), None
+    rows: list[ft.Control] = [
+        ft.Semantics(label=_("Standing: {v}").format(v=headline), container=True, key="standing",
+                     content=ft.Text(headline, size=BIG + 2, weight=ft.FontWeight.W_800, color=color)),
+    ]
+    if s.suspended:
+        rows.append(fact(_("Suspension"), _("{first} to {last} (both included)").format(
+            first=date_text(s.suspension_start, _), last=date_text(s.suspension_end, _)), key="suspension"))
+
+    def cell(control: ft.Control) -> ft.Control:
+        return ft.Container(control, expand=True)
+
+    rows += [
+        ft.Row([
+            cell(fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today")),
+            cell(fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window")),
+            cell(fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
+                       key="until")),
+        ], vertical_alignment=ft.CrossAxisAlignment.END),
+        fact(_("Window"), _("{start} to {on}").format(start=date_text(s.window_start, _), on=date_text(s.on, _)),
+              size=BODY_SIZE + 2, key="window"),
+        fact(_("Next drop-out"), date_text(s.next_drop_out, _) if s.next_drop_out
+              else _("No Strikes in the window"), size=BODY_SIZE + 2, key="drop-out",
+              note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
+        ft.Row([
+            cell(fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4, key="suspensions")),
+            cell(fact(_("Banned"), yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
+        ]),
+    ]
+    rows.append(ft.Text(_(LITERAL_READING), size=SMALL_SIZE, italic=True, key="literal-reading"))
+    if link and "azrm" in ctx.library.rulesets:
+        rows.append(source_button(ctx, source_link(ctx.library, "azrm", "1.4")))
+    return rows
+
+
+# ------------------------------------------------------------------ bookmarks and recent lookups
+
+ENTRY_ICONS = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}
+
+
+def entry_tiles(ctx: AppContext, entries: Sequence[Entry]) -> list[ft.Control]:
+    out = []
+    for e in entries:
+        title = e.title(ctx.library)
+        if title:
+            out.append(nav_tile(ctx, title, e.route, leading=ft.Icon(ENTRY_ICONS[e.kind], color=ft.Colors.PRIMARY)))
+    return out
+
+
+def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None]) -> ft.Control:
+    """A slot filled by ``fill(store)``: at once when the store is open, else (browser build) as
+    soon as it has loaded, without rebuilding the screen. Storage trouble leaves the slot empty:
+    it never breaks the page around it."""
+    slot = ft.Container()
+
+    def put(store: StudyStore) -> None:
+        try:
+            slot.content = fill(store)
+        except (OSError, ValueError):
+            slot.content = None
+
+    store = ctx.stores.study
+    if store is None and not is_web():
+        try:
+            store = ctx.stores.study_for(ctx)
+        except OSError:
+            return slot
+    if store is not None:
+        put(store)
+        return slot
+
+    async def load() -> None:
+        put(await ctx.stores.open_study(ctx.page))
+        refresh(slot)
+
+    ctx.page.run_task(load)
+    return slot
+
+
+def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> list[ft.Control]:
+    """For an entry page's AppBar: notes that the entry was opened (recent lookups) and gives
+    its star (accessible name "Bookmark", a switch: on when bookmarked)."""
+    _ = ctx._
+
+    def star(store: StudyStore) -> ft.Control:
+        store.opened(kind, ruleset, ref)
+        marked = store.is_bookmarked(kind, None if kind == "term" else ruleset, ref)
+
+        def toggle(e=None) -> None:
+            now_on = store.set_bookmark(kind, ruleset, ref, not button.selected)
+            button.selected = now_on
+            wrapper.toggled = now_on
+            refresh(wrapper)
+
+        # one name, "Bookmark"; whether it is on is the switch's state (as with "Dark theme")
+        button = ft.IconButton(icon=ft.Icons.STAR_BORDER, selected_icon=ft.Icons.STAR, selected=marked,
+                               tooltip=_("Bookmark"), on_click=toggle, key="bookmark")
+        wrapper = labelled(button, on_tap=toggle, toggled=marked)
+        return wrapper
+
+    return [with_store(ctx, star)]
+
+
+def recent_controls(ctx: AppContext) -> list[ft.Control]:
+    """The last entries opened (up to 20), for the search page while its box is empty."""
+    def fill(store: StudyStore) -> ft.Control | None:
+        tiles = entry_tiles(ctx, store.recent())
+        if not tiles:
+            return None
+        return ft.Column([section_heading(ctx._("Recently opened"), count=len(tiles)), *tiles], spacing=0)
+
+    return [with_store(ctx, fill)]

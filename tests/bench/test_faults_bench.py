@@ -133,7 +133,7 @@ ODD_URLS = ["/tools/strikes?on=0001-01-01", "/tools/strikes?on=9999-12-31", "/le
 
 def bad_inputs(folder: Path, library) -> dict:
     survived = refused = 0
-    for i, (name, data) in enumerate(DAMAGED.items()):
+    for i, data in enumerate(DAMAGED.values()):
         path = folder / f"d{i}" / "ledger.json"
         path.parent.mkdir()
         path.write_bytes(data)
@@ -143,7 +143,7 @@ def bad_inputs(folder: Path, library) -> dict:
         if led.damage is not None and moved and moved[0].read_bytes() == data and len(led.records()) == 1:
             survived += 1
     led = Ledger(open_db(folder / "imports.json"), library)
-    for name, (text, fmt) in BAD_IMPORTS.items():
+    for text, fmt in BAD_IMPORTS.values():
         try:
             led.import_text(text, fmt)
         except LedgerImportError as exc:

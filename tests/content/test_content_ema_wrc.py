@@ -67,7 +67,7 @@ def test_ema_categories_in_source_order(library, ema_table_source):
     headings = re.findall(r"^([A-Z][^:\n]+?):", ema_table_source, flags=re.M)
     cats = list(dict.fromkeys(r.category for r in library.rulesets["ema-rcr"].penalties))
     matched = [next((h for h in headings if h == c or h.startswith(c + " (")), None) for c in cats]
-    assert None not in matched, dict(zip(cats, matched))
+    assert None not in matched, dict(zip(cats, matched, strict=True))
     assert sorted(matched, key=headings.index) == matched
 
 

@@ -32,7 +32,7 @@ def test_azrm_edition_and_date(library, azrm_source_revisions):
     assert azrm.date == datetime.date(2026, 4, 20)
     # the source's Revision History: 0.4 April 20, 0.3 April 16, 0.2 April 15, 0.1 April 13 2026
     assert [r.revision for r in azrm.revisions] == [rev for rev, _, _ in azrm_source_revisions]
-    for r, (_, date, changes) in zip(azrm.revisions, azrm_source_revisions):
+    for r, (_, date, changes) in zip(azrm.revisions, azrm_source_revisions, strict=True):
         assert r.date == datetime.datetime.strptime(date, "%B %d, %Y").date()
         assert list(r.changes) == changes
 

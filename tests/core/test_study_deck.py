@@ -30,7 +30,7 @@ def test_every_row_difference_and_term_has_its_card(library, ruleset):
 
     penalty = _by_kind(deck, "penalty")
     assert [(c.ref, c.prompt) for c in penalty] == [(r.id, r.foul) for r in rs.penalties]
-    for card, row in zip(penalty, rs.penalties):
+    for card, row in zip(penalty, rs.penalties, strict=True):
         assert card.ruleset == ruleset and card.cite == row.ref
         assert card.answer.splitlines()[0] == (row.penalty or "(the source gives no penalty)")
         if row.ref:
@@ -39,14 +39,14 @@ def test_every_row_difference_and_term_has_its_card(library, ruleset):
     differs = [r for r in rs.penalties if r.differs]
     diff_cards = _by_kind(deck, "difference")
     assert [(c.ref, c.foul) for c in diff_cards] == [(r.id, r.foul) for r in differs]
-    for card, row in zip(diff_cards, differs):
+    for card, row in zip(diff_cards, differs, strict=True):
         assert row.penalty in card.answer and row.compare_penalty in card.answer
         assert row.compare_label in card.answer
 
     bilingual = [t for t in library.glossary if t.japanese]
     terms = _by_kind(deck, "term")
     assert [c.ref for c in terms] == [t.id for t in bilingual]
-    for card, t in zip(terms, bilingual):
+    for card, t in zip(terms, bilingual, strict=True):
         assert card.prompt == t.term and card.ruleset is None
         assert t.japanese in card.answer
         if t.reading:

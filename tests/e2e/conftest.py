@@ -1,14 +1,16 @@
-"""Fixtures for the real-browser tests: one served app per session, one Chromium, a fresh page per test.
+"""Fixtures for the real-browser tests: one served app per session, pytest-playwright's browser and
+a fresh page per test (``tests/conftest.py`` points them at Debian's chromium).
 
 * ``server`` (session): ``python -m handbook serve --host 127.0.0.1 --port P`` on a free port P chosen at
   run time (never 8550/8551), in its own process group, with ``FLET_APP_STORAGE_DATA`` and
   ``HANDBOOK_DATA_DIR`` pointing at a temporary folder; the group is killed at the end.
-* ``browser`` (module): Debian's ``/usr/bin/chromium`` through PyPI Playwright. Missing browser: the
-  tests are skipped with a message, unless ``CI`` is set, where that is a failure.
-* ``context`` / ``page`` (per test): a fresh profile at phone width that records every request and
-  WebSocket; at teardown the test fails if any left 127.0.0.1 (no exception).
-* ``hb``: a :class:`browser_harness.Handbook` on that page — ``open(route)``, ``enable_semantics()``,
-  ``type_into(label, text)``, ``click_button(name)``, ``wait_for_text(text)``, ``screenshot(name)``.
+* ``browser_context_args`` (session): phone width, English, service workers blocked (in server mode
+  the app needs none, and a worker's own fetches would bypass the request log).
+* ``hb``: a :class:`browser_harness.Handbook` (the one driver, :class:`browser_driver.FlutterApp`)
+  on pytest-playwright's ``page`` — ``open(route)``, ``type_into(label, text)``, ``click_button(name,
+  then=...)``, ``wait_for_text(text)``, ``screenshot(name)``. Every request and WebSocket of the test's
+  browser context is recorded (``hb.request_log``): the test fails if any left 127.0.0.1 (no exception), or if it ran past
+  the watchdog's limit (a frozen page's renderer is killed).
 
 Screenshots (and, for a failed test, a screenshot and the ARIA tree) go to a temporary folder printed at
 the end of the run, or to ``$HANDBOOK_E2E_ARTIFACTS`` when set.
@@ -25,23 +27,17 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_harness import (  # noqa: E402
-    CHROMIUM,
+    CONTEXT_ARGS,
     HUNG_PAGES,
     Handbook,
     RequestLog,
     Watchdog,
     safe_name,
-    launch_browser,
-    new_context,
     start_server,
     stop_server,
 )
 
 E2E_DIR = Path(__file__).resolve().parent
-
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -70,14 +66,8 @@ def artifacts_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def chromium_path() -> str:
-    if not os.path.exists(CHROMIUM):
-        message = (f"{CHROMIUM} is missing: install Debian's chromium (`make chromium` or "
-                   f"`apt-get install chromium`); never `playwright install`")
-        if _ci():
-            pytest.fail(f"CI is set and {message}", pytrace=False)
-        pytest.skip(message)
-    return CHROMIUM
+def browser_context_args() -> dict:
+    return dict(CONTEXT_ARGS)
 
 
 @pytest.fixture(scope="session")
@@ -91,59 +81,29 @@ def server(tmp_path_factory, artifacts_dir):
         stop_server(srv)
 
 
-@pytest.fixture(scope="module")
-def browser(chromium_path):
-    """Chromium for one test module. Playwright's sync API keeps an asyncio loop running in this
-    thread while it is open, so it is closed before the next module (whose tests may call
-    ``asyncio.run``) starts."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = launch_browser(pw)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture
-def context(browser):
-    """A fresh browser profile (empty localStorage and cache) at phone width, recording every request."""
-    ctx = new_context(browser)
-    log = RequestLog().attach(ctx)
-    ctx.request_log = log
+def hb(request, context, page, server, artifacts_dir) -> Handbook:
+    """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""
+    log = RequestLog().attach(context)
+    handbook = Handbook(page, server, artifacts_dir)
+    handbook.request_log = log  # type: ignore[attr-defined]
     with Watchdog() as watchdog:
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield handbook
+        rep = getattr(request.node, "rep_call", None)
+        if rep is not None and rep.failed:
+            name = safe_name(f"FAILED-{request.node.name}")
+            try:
+                (artifacts_dir / f"{name}.aria.txt").write_text(
+                    f"{handbook.page.url}\n\n{handbook.aria_dump()}\n", encoding="utf-8")
+                handbook.screenshot(name)
+            except Exception:  # noqa: BLE001 - diagnostics only
+                pass
     if watchdog.fired:
         pytest.fail(f"the test ran past {watchdog.limit:.0f} s: a page stopped answering (its main thread "
                     f"spun); its renderer was killed", pytrace=False)
     offenders = log.offenders()
     if offenders:
         pytest.fail("the page made requests that left 127.0.0.1:\n  " + "\n  ".join(offenders), pytrace=False)
-
-
-@pytest.fixture
-def page(context):
-    return context.new_page()
-
-
-@pytest.fixture
-def hb(request, page, server, artifacts_dir) -> Handbook:
-    """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""
-    handbook = Handbook(page, server, artifacts_dir)
-    yield handbook
-    rep = getattr(request.node, "rep_call", None)
-    if rep is not None and rep.failed:
-        name = safe_name(f"FAILED-{request.node.name}")
-        try:
-            (artifacts_dir / f"{name}.aria.txt").write_text(
-                f"{handbook.page.url}\n\n{handbook.aria_dump()}\n", encoding="utf-8")
-            handbook.screenshot(name)
-        except Exception:  # noqa: BLE001 - diagnostics only
-            pass
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -9,11 +9,11 @@ makes is recorded; the ``context`` fixture fails a test whose page reached beyon
 
 from __future__ import annotations
 
-import time
 from urllib.parse import quote
 
 import pytest
-from browser_harness import SLOW
+from flutter_web import SLOW
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -50,18 +50,10 @@ def test_search_box_has_focus_on_arrival(hb):
     without a tap give results.
     """
     hb.open("/", ready="Search")
-    deadline = time.monotonic() + 5 * SLOW
-    while hb.eval(FOCUSED_INPUT_JS) is None:
-        assert time.monotonic() < deadline, "no text input has focus after the first frame"
-        hb.page.wait_for_timeout(150)
+    expect(hb.page.locator("input:focus, textarea:focus"), "a text input has focus after the first frame"
+           ).to_be_attached(timeout=5000 * SLOW)
     hb.page.keyboard.type("chombo", delay=20)
     hb.find("EMA RCR", "§3.4.6", "Chombo")
-
-
-FOCUSED_INPUT_JS = """() => {
-  const a = document.activeElement;
-  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') ? (a.getAttribute('aria-label') || a.className) : null;
-}"""
 
 
 # ----------------------------------------------------------------------------------------- search
@@ -80,7 +72,7 @@ def test_search_opens_the_section_and_back_returns_to_results(hb, query, ref, ti
     hb.type_into("Search", query)
     # the result row names its ruleset and §, so that often no tap is needed
     result = hb.find("AZRM", f"§{ref}", title)
-    hb.tap(result, expect=lambda: hb.route() == f"/rules/azrm/{ref}")
+    hb.tap(result, route=f"/rules/azrm/{ref}")
 
     heading(hb, title)
     hb.wait_for_text(title_ja)
@@ -117,7 +109,7 @@ def test_section_link_opens_the_section_and_back_returns(hb):
 
     # "(§4.1)" at the end of the text is a link of its own
     link = hb.page.get_by_text("§4.1", exact=True)
-    hb.tap(link.first, expect=lambda: hb.route() == "/rules/azrm/4.1")
+    hb.tap(link.first, route="/rules/azrm/4.1")
     heading(hb, "Empty Call and changing a call")
     hb.wait_for_text("空行為")
     hb.wait_for_no_text("晒し間違い")
@@ -165,11 +157,11 @@ def ruleset_picker(hb):
 
 
 def choose_ruleset(hb, short_name: str) -> None:
-    hb.tap(ruleset_picker(hb), expect="WRC lower")  # the open menu lists every ruleset
+    hb.tap(ruleset_picker(hb), then="WRC lower")  # the open menu lists every ruleset
     option = (hb.page.get_by_role("button", name=short_name, exact=True)
               .or_(hb.page.get_by_role("menuitem", name=short_name, exact=True))
               .or_(hb.page.get_by_role("option", name=short_name, exact=True))).filter(visible=True).first
-    hb.tap(option, expect=lambda: not hb.has_text("WRC lower"))
+    hb.tap(option, gone="WRC lower")
 
 
 def only_azrm_results(hb) -> None:
@@ -206,12 +198,12 @@ def test_ruleset_choice_narrows_search_and_sticks_after_reload(hb, context):
 def test_ruleset_picker_shows_the_choice(hb, context):
     """The picker says which ruleset is chosen (its accessible name or value), also in a new session."""
     hb.open("/", ready="Search")
-    hb.wait_for_name(lambda: ruleset_picker(hb), "All rulesets")
+    hb.wait_for_name(ruleset_picker(hb), "All rulesets")
     choose_ruleset(hb, "AZRM")
-    hb.wait_for_name(lambda: ruleset_picker(hb), "AZRM")
+    hb.wait_for_name(ruleset_picker(hb), "AZRM")
     other = new_tab(hb, context)
     other.open("/", ready="Search")
-    other.wait_for_name(lambda: ruleset_picker(other), "AZRM")
+    other.wait_for_name(ruleset_picker(other), "AZRM")
 
 
 def background_luminance(hb) -> float:
@@ -246,8 +238,8 @@ def test_theme_choice_dark_then_back_to_the_system_is_remembered(hb, context):
     light = background_luminance(hb)
     assert light > 160, f"the light theme's background has luminance {light:.0f}"
 
-    hb.click_button("Theme: System", expect="System (follow the device)")
-    hb.click_button("Dark", exact=True, expect=lambda: hb.has_text("Theme: Dark"))
+    hb.click_button("Theme: System", then="System (follow the device)")
+    hb.click_button("Dark", exact=True, then="Theme: Dark")
     hb.page.wait_for_timeout(800)
     dark = background_luminance(hb)
     assert dark < 96, f"after choosing dark the background has luminance {dark:.0f} (light: {light:.0f})"
@@ -258,8 +250,8 @@ def test_theme_choice_dark_then_back_to_the_system_is_remembered(hb, context):
     other.role("button", "Theme: Dark")
 
     # the way back to following the device
-    hb.click_button("Theme: Dark", expect="System (follow the device)")
-    hb.click_button("System (follow the device)", expect=lambda: hb.has_text("Theme: System"))
+    hb.click_button("Theme: Dark", then="System (follow the device)")
+    hb.click_button("System (follow the device)", then="Theme: System")
     hb.page.wait_for_timeout(800)
     assert background_luminance(hb) > 160
 
@@ -276,7 +268,7 @@ def test_bottom_navigation_reaches_every_screen(hb):
         ("Tools", "/tools", "Chombo settlement"),
         ("Search", "/", "Browse"),
     ):
-        hb.tap(hb.find(name, roles=("tab",)), expect=lambda r=route: hb.route() == r)
+        hb.tap(hb.find(name, roles=("tab",)), route=route)
         hb.wait_for_text(marker)
         assert tab_selected(hb, name)
 
@@ -293,7 +285,7 @@ def test_glossary_filter_in_either_script(hb, text):
 # ----------------------------------------------------------------------------------------- offline
 
 
-def test_no_request_leaves_127_0_0_1(hb, context):
+def test_no_request_leaves_127_0_0_1(hb):
     """The page loads CanvasKit, fonts and the app from the local server only -- rive_native.js
     included, which Flet's client would ask jsDelivr for (``handbook.ui.webclient``)."""
     hb.open("/", ready="Search")
@@ -301,7 +293,7 @@ def test_no_request_leaves_127_0_0_1(hb, context):
     hb.find("AZRM", "§2.4")
     hb.open("/rules/azrm/2.4", ready="見せ牌")
     hb.open("/glossary/kui-kae", ready="喰い替え")
-    log = context.request_log
+    log = hb.request_log
     assert any(u.endswith("/main.dart.js") or "/main.dart." in u for u in log.urls), log.urls
     assert any(u.startswith(("ws://127.0.0.1", "ws://localhost")) for u in log.urls), "no WebSocket seen"
     assert log.offenders() == []
@@ -323,6 +315,6 @@ def test_with_rakkii_nomi_chosen_a_judges_words_open_the_wrc_lower_row(hb, libra
     choose_ruleset(hb, "Rakkii Nomi 2026")
     hb.type_into("Search", query)
     result = hb.find("Rakkii Nomi 2026", row.foul)
-    hb.tap(result, expect=lambda: hb.route() == f"/penalties/rakkii-nomi-2026/{foul}")
+    hb.tap(result, route=f"/penalties/rakkii-nomi-2026/{foul}")
     hb.wait_for_text(row.penalty)
     hb.screenshot(f"rakkii-{foul}")

@@ -53,17 +53,17 @@ def test_two_tabs_two_languages(context, server, artifacts_dir):
     en.open("/", ready="Rules")
     ja = Handbook(context.new_page(), server, artifacts_dir)
     ja.open("/tools", ready="Chombo settlement")
-    ja.click_button("日本語で表示", exact=True, expect="錯和（チョンボ）の精算")
+    ja.click_button("日本語で表示", exact=True, then="錯和（チョンボ）の精算")
     for label in NAV_JA:
         ja.wait_for_text(label, exact=True)
     # the first tab is untouched, and still builds new screens in English
     en.page.bring_to_front()
-    en.click_button("Glossary", exact=True, role="tab", expect=lambda: en.route() == "/glossary")
+    en.click_button("Glossary", exact=True, role="tab", route="/glossary")
     en.wait_for_text(" of 78 terms")  # "78 of 78 terms": built after the other tab switched
     assert not en.has_text("用語集", exact=True)
     # ... while the second goes on in Japanese
     ja.page.bring_to_front()
-    ja.click_button("ルール", exact=True, role="tab", expect=lambda: ja.route() == "/rules")
+    ja.click_button("ルール", exact=True, role="tab", route="/rules")
     ja.wait_for_text("罰則表のみ")
     # remembered on the device: a new tab of this browser opens in Japanese
     third = Handbook(context.new_page(), server, artifacts_dir)
@@ -71,4 +71,4 @@ def test_two_tabs_two_languages(context, server, artifacts_dir):
     third.page.close()
     # and back: on a Japanese screen the button says it in English
     ja.page.bring_to_front()
-    ja.click_button("Show in English", exact=True, expect="Penalty table only")
+    ja.click_button("Show in English", exact=True, then="Penalty table only")

@@ -12,22 +12,22 @@ def test_answer_a_card_reload_and_the_progress_is_kept(hb):
     hb.open("/study?ruleset=ema-rcr", ready="Show answer")
     hb.wait_for_text(f"Due today: 0 · New: {len(deck)} · Learned: 0")
     assert hb.has_text(first.prompt)
-    hb.click_button("Show answer", expect="Same foul in other rulesets")
+    hb.click_button("Show answer", then="Same foul in other rulesets")
     assert hb.has_text(first.answer.splitlines()[0])
     # Good on a new card: fsrs's second learning step (10 minutes), so it is due today
-    hb.click_button("Good", exact=True, expect=f"Due today: 1 · New: {len(deck) - 1}")
+    hb.click_button("Good", exact=True, then=f"Due today: 1 · New: {len(deck) - 1}")
     assert hb.has_text(deck[1].prompt)
     hb.screenshot("study-after-good")
     hb.reload(ready="Show answer")
     hb.wait_for_text(f"Due today: 1 · New: {len(deck) - 1} · Learned: 0")
-    hb.click_button("Progress", expect="Answered wrong most often")
+    hb.click_button("Progress", then="Answered wrong most often")
     hb.wait_for_text("Penalties: 0 learned · 1 due")
 
 
 def test_star_a_section_then_find_it_in_bookmarks_and_recent(hb):
     hb.open("/rules/azrm/2.4", ready="Bookmark")
-    hb.click_button("Bookmark", exact=True, role="switch", expect=lambda: hb.page.get_by_role(
-        "switch", name="Bookmark", checked=True).count() > 0)
+    hb.click_button("Bookmark", exact=True, role="switch", then=hb.page.get_by_role(
+        "switch", name="Bookmark", checked=True))
     hb.open("/bookmarks", ready="AZRM §2.4")
     hb.open("/", ready="Recently opened")
     assert hb.has_text("AZRM §2.4")

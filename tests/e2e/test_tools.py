@@ -20,25 +20,25 @@ def test_chombo_ema_payments_and_the_rule_link(hb):
     hb.open("/tools/chombo?ruleset=azrm", ready="Points deducted: 30P")
     assert _lines(hb, "Strike: Yes")
     hb.click_button("Ruleset")
-    hb.click_button("EMA RCR", exact=True, expect="Payments (table points)")
-    hb.click_button("East (dealer)", expect="East (dealer) — offender: \u221212,000")
+    hb.click_button("EMA RCR", exact=True, then="Payments (table points)")
+    hb.click_button("East (dealer)", then="East (dealer) — offender: \u221212,000")
     assert _lines(hb, "South: +4,000") and _lines(hb, "North: +4,000")
     assert _lines(hb, "Points deducted: 0P")
     hb.page.mouse.move(200, 500)
     hb.page.mouse.wheel(0, 600)  # the result starts with its ruling ("EMA RCR §3.4.6"); the link is below
-    hb.click_button("Rule: EMA RCR §3.4.6", expect=lambda: hb.route() == "/rules/ema-rcr/3.4.6")
+    hb.click_button("Rule: EMA RCR §3.4.6", route="/rules/ema-rcr/3.4.6")
 
 
 def test_revealed_tiles_steppers_source_and_deal(hb):
     hb.open("/tools/revealed?ruleset=azrm&tiles=3", ready="Penalty: Dead hand")
-    hb.click_button("More tiles", expect="Penalty: Dead hand")
-    hb.click_button("More tiles", expect="Penalty: Chombo")
+    hb.click_button("More tiles", then="Penalty: Dead hand")
+    hb.click_button("More tiles", then="Penalty: Chombo")
     assert _lines(hb, "Points deducted: 30P") and _lines(hb, "Strike: Yes")
     hb.type_into("Tiles revealed", "0")
     hb.wait_for_text("Enter a number of tiles from 1 to 136.")
     hb.type_into("Tiles revealed", "2")
     hb.wait_for_text("Penalty: Warning")
-    hb.tap(hb.role("switch", "During the deal"), expect="Penalty: Re-deal")
+    hb.tap(hb.role("switch", "During the deal"), then="Penalty: Re-deal")
 
 
 def test_strike_window_and_a_bad_date(hb):
@@ -58,25 +58,25 @@ def _add_record(hb: Handbook, player: str, date: str, foul_filter: str, foul_opt
     box.click()
     hb.page.wait_for_timeout(400)
     hb.page.keyboard.type(foul_filter, delay=30)
-    hb.click_button(foul_option, exact=True, expect="Strike (AZRM §1.4)")
-    hb.click_button("Add record", exact=True, expect="Recorded: ")
+    hb.click_button(foul_option, exact=True, then="Strike (AZRM §1.4)")
+    hb.click_button("Add record", exact=True, then="Recorded: ")
 
 
 def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     hb.open("/ledger", ready="Add a record")
     _add_record(hb, "Ida Ito", "2026-11-20", "Noten", "Noten Riichi — Chombo 30P")
-    hb.click_button("Ida Ito", expect="AZRM strike window")
+    hb.click_button("Ida Ito", then="AZRM strike window")
     assert hb.route() == "/ledger/Ida%20Ito"
     hb.wait_for_text("Strikes in window")
-    hb.click_button("Remove record", expect="Undo")
+    hb.click_button("Remove record", then="Undo")
     hb.wait_for_text("No records for this player.")
-    hb.click_button("Undo", expect=lambda: not hb.has_text("No records for this player."))
+    hb.click_button("Undo", gone="No records for this player.")
     assert json.loads((server.data_dir / "ledger.json").read_text())["records"]
     # a reload keeps the ledger (it lives in the server's data folder)
     hb.reload(ready="Noten Riichi")
     # the export is downloaded by the browser, never written on the server
     with hb.page.expect_download(timeout=15000) as download:
-        hb.click_button("Export CSV", expect="Exported 1 record")
+        hb.click_button("Export CSV", then="Exported 1 record")
     name = download.value.suggested_filename
     assert name.startswith("ledger-Ida_Ito-") and name.endswith(".csv")
     exported = [tmp_path / name]
@@ -108,19 +108,19 @@ def test_end_of_hanchan_scores_to_result(hb):
     """Tools → End of hanchan: four scores typed, the total that does not add up answered with by
     how much, then the result per seat with its rules; the sign button; the plain text."""
     hb.open("/tools", ready="End of hanchan")
-    hb.click_button("End of hanchan", expect=lambda: hb.route() == "/tools/final")
+    hb.click_button("End of hanchan", route="/tools/final")
     hb.open("/tools/final?ruleset=ema-rcr", ready="Enter the four table scores.")
     for seat, score in (("East", "22000"), ("South", "45000"), ("West", "16000"), ("North", "36000")):
         hb.type_into(f"{seat} — table points", score)
     hb.wait_for_text("1,000 short — one riichi stick not counted?")
     hb.screenshot("final-does-not-add-up")
-    hb.click_button("More riichi sticks", expect="South: rank 1, final +46P")
+    hb.click_button("More riichi sticks", then="South: rank 1, final +46P")
     assert _lines(hb, "North: rank 2, final +16P") and _lines(hb, "West: rank 4, final \u221244P")
     hb.type_into("South — penalty P", "20")
     hb.wait_for_text("South: rank 1, final +26P")
     hb.screenshot("final-result")
-    hb.click_button("Change the sign of West", expect="not add up")
-    hb.click_button("Change the sign of West", expect="South: rank 1, final +26P")
+    hb.click_button("Change the sign of West", then="not add up")
+    hb.click_button("Change the sign of West", then="South: rank 1, final +26P")
     hb.page.mouse.move(200, 600)
     hb.page.mouse.wheel(0, 2500)
     hb.wait_for_text("Rule: EMA RCR §3.6.1")
@@ -131,7 +131,7 @@ def test_chombo_by_foul_and_revealed_tiles_referees_call(hb):
     hb.open("/tools/chombo?ruleset=rakkii-nomi-2026&foul=premature-tenpai-declaration",
             ready="Points deducted: 30P")
     hb.click_button("Foul")
-    hb.click_button("Usual chombo (20P)", expect="Points deducted: 20P")
+    hb.click_button("Usual chombo (20P)", then="Points deducted: 20P")
     hb.open("/tools/revealed?ruleset=wrc-2025&tiles=2&deal=1", ready="Penalty: Not penalized / Re-deal")
     assert hb.has_text("The referee's call")
-    hb.tap(hb.role("switch", "During the deal"), expect="Penalty: Warning / 5P pp")
+    hb.tap(hb.role("switch", "During the deal"), then="Penalty: Warning / 5P pp")

@@ -4,9 +4,8 @@ ledger in a temporary folder (never the developer's data folder)."""
 from __future__ import annotations
 
 import pytest
-from ledgerhelpers import Page
+from ledgerhelpers import FakePicker, Page
 
-from handbook import ledger as ledger_mod
 from handbook.ledger import Ledger
 from handbook.storage import open_db
 from handbook.ui.context import AppContext, Settings
@@ -28,11 +27,20 @@ def ctx(library, page, navigated) -> AppContext:
 
 
 @pytest.fixture
-def app_ledger(tmp_path, library, monkeypatch):
-    """The app's ledger, in a temporary data folder (exports go there too)."""
+def app_ledger(tmp_path, library, monkeypatch, ctx):
+    """The ledger the screens of ``ctx`` use, in a temporary data folder (exports go there too)."""
     monkeypatch.delenv("FLET_APP_STORAGE_DATA", raising=False)
     monkeypatch.setenv("HANDBOOK_DATA_DIR", str(tmp_path / "data"))
     led = Ledger(open_db(tmp_path / "data" / "ledger.json"), library)
-    ledger_mod.set_app_ledger(led)
-    yield led
-    ledger_mod.set_app_ledger(None)
+    ctx.stores.ledger = led
+    return led
+
+
+@pytest.fixture
+def picker(monkeypatch):
+    """``ft.FilePicker`` replaced by :class:`ledgerhelpers.FakePicker` (set ``picker.files``)."""
+    import flet as ft
+
+    FakePicker.files, FakePicker.saved = [], []
+    monkeypatch.setattr(ft, "FilePicker", FakePicker)
+    return FakePicker

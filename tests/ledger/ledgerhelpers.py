@@ -8,7 +8,6 @@ import dataclasses
 import inspect
 import sys
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 from flet.controls.base_control import BaseControl
@@ -91,3 +90,31 @@ def fire(handler, event: Any) -> Any:
     if inspect.isawaitable(result):
         return asyncio.run(result)
     return result
+
+
+class FakePicker:
+    """Stands in for ``ft.FilePicker``: answers ``pick_files`` with the given files and records
+    ``save_file`` calls."""
+
+    files: list = []
+    saved: list = []
+    kw: dict = {}
+
+    def __init__(self, *a, **kw) -> None:
+        pass
+
+    async def pick_files(self, *a, **kw):
+        FakePicker.kw = kw
+        return list(FakePicker.files)
+
+    async def save_file(self, *a, **kw):
+        FakePicker.saved.append(kw)
+        return None
+
+
+def import_file(view: Any, picker: type[FakePicker], data: bytes, name: str) -> None:
+    """Tap "Import a file" on the ledger screen ``view`` with the browser sending ``data`` as ``name``."""
+    import flet as ft
+
+    picker.files = [ft.FilePickerFile(id=0, name=name, size=len(data), bytes=data)]
+    fire(by_key(view, "import").on_click, None)

@@ -84,7 +84,7 @@ def test_generated_passphrases_are_easy_to_type():
 
 from ledgerhelpers import by_key, fire, visible_texts  # noqa: E402
 
-from handbook.ui.routes import build_view  # noqa: E402
+from handbook.ui.screens import build_view  # noqa: E402
 
 PASS = "east-wind-judge"
 

@@ -16,7 +16,7 @@ from ledgerhelpers import by_key, fire, visible_texts, walk
 from handbook import storage
 from handbook.ledger import Ledger
 from handbook.storage import DamageReport, open_db
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 
 NOTEN = "Noten Riichi"
 KIM = {"id": "r1", "player": "Kim", "club": None, "date": "2026-04-01", "ruleset": "azrm",
@@ -75,19 +75,17 @@ def test_two_damaged_files_are_both_reported(tmp_path, library):
 
 def test_the_banner_comes_back_after_a_restart_and_dismiss_ends_it(ctx, tmp_path, library,
                                                                     app_ledger):
-    from handbook import ledger as ledger_mod
-
     path = app_ledger.db.storage.path
     path.write_bytes(PARTLY_DAMAGED)
     for _ in range(2):  # start, restart
-        ledger_mod.set_app_ledger(_open(path, library))
+        ctx.stores.ledger = _open(path, library)
         text = visible_texts(build_view(ctx, "/ledger"))
         assert "The ledger data could not be read" in text and "1 record was recovered" in text
         assert "Kim" in text
     banner = by_key(build_view(ctx, "/ledger"), "damage-banner")
     dismiss = next(c for c in walk(banner) if isinstance(c, ft.TextButton))
     fire(dismiss.on_click, None)
-    ledger_mod.set_app_ledger(_open(path, library))  # restart
+    ctx.stores.ledger = _open(path, library)  # restart
     v = build_view(ctx, "/ledger")
     assert "could not be read" not in visible_texts(v) and "Kim" in visible_texts(v)
 
@@ -165,12 +163,10 @@ def test_when_nothing_can_be_written_the_damaged_file_stays_and_is_reported_at_e
 
 
 def test_the_banner_says_the_recovery_is_not_finished(ctx, app_ledger, library, monkeypatch):
-    from handbook import ledger as ledger_mod
-
     path = app_ledger.db.storage.path
     path.write_bytes(PARTLY_DAMAGED)
     _full_disk(monkeypatch, only=path)
-    ledger_mod.set_app_ledger(_open(path, library))
+    ctx.stores.ledger = _open(path, library)
     text = visible_texts(build_view(ctx, "/ledger"))
     assert "The recovery is not finished (No space left on device)" in text
     assert "Kim" in text

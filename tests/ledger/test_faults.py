@@ -3,9 +3,7 @@ refused or reported with a clear message."""
 
 from __future__ import annotations
 
-import asyncio
 import csv
-import datetime
 import io
 import json
 
@@ -76,7 +74,7 @@ def test_the_form_refuses_an_early_strike_and_the_player_page_survives_a_stored_
         ctx, app_ledger):
     from ledgerhelpers import Event, by_key, fire, visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     v = build_view(ctx, "/ledger")
     by_key(v, "player-name").value = "Cal"
@@ -113,11 +111,11 @@ def _fail_writes(monkeypatch, errno_name="ENOSPC"):
 @pytest.mark.parametrize("errno_name,reason", [("ENOSPC", "No space left on device"),
                                                ("EROFS", "Read-only file system"),
                                                ("EACCES", "Permission denied")])
-def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch,
+def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch, picker,
                                                                     errno_name, reason):
-    from ledgerhelpers import Event, by_key, fire, visible_texts
+    from ledgerhelpers import Event, by_key, fire, import_file, visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     app_ledger.add("Dan", "2026-04-01", "azrm", NOTEN)
     before = app_ledger.db.storage.path.read_bytes()
@@ -135,8 +133,7 @@ def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_le
     assert app_ledger.db.storage.path.read_bytes() == before
     assert len(app_ledger.records()) == 1
     # import and remove fail the same way
-    asyncio.run(v.data["import_text"](
-        b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv"))
+    import_file(v, picker, b"player,date,ruleset,foul\nEd,2026-04-02,azrm,Noten Riichi\n", "x.csv")
     assert "Could not save to the ledger" in visible_texts(v)
     p = build_view(ctx, "/ledger/Dan")
     [rec] = app_ledger.records()
@@ -172,7 +169,7 @@ def test_a_read_only_folder_fails_the_write_and_keeps_the_file(tmp_path, library
 def test_one_record_with_a_wrong_type_is_skipped_and_reported(ctx, app_ledger, field, value):
     from ledgerhelpers import visible_texts
 
-    from handbook.ui.routes import build_view
+    from handbook.ui.screens import build_view
 
     app_ledger.add("Gil", "2026-04-01", "azrm", NOTEN)
     app_ledger.add("Hana", "2026-04-01", "azrm", NOTEN)

@@ -3,16 +3,15 @@ event handlers (the browser tests drive the same screens in Chromium)."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 
 import flet as ft
 import pytest
-from ledgerhelpers import Event, by_key, by_label, fire, visible_texts, walk
+from ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
 
 from handbook.storage import DamageReport
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
 
 TODAY = datetime.date.today()
@@ -283,17 +282,17 @@ def test_export_writes_into_the_data_folder_and_shows_the_path(ctx, app_ledger, 
     assert str(files[0]) in visible_texts(v)
 
 
-def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page):
+def test_import_refusal_is_shown_and_nothing_changes(ctx, app_ledger, page, picker):
     app_ledger.add("Gus", "2026-04-01", "azrm", "Noten Riichi")
     before = app_ledger.records()
     v = view(ctx, "/ledger")
     bad = b"player,date,ruleset,foul\nGus,2026-04-02,azrm,Noten Riichi\nGus,2026-02-30,azrm,Noten Riichi\n"
-    asyncio.run(v.data["import_text"](bad, "bad.csv"))
+    import_file(v, picker, bad, "bad.csv")
     assert "line 3: date '2026-02-30' is not a date (YYYY-MM-DD)" in visible_texts(v)
     assert isinstance(page.dialogs[-1], ft.AlertDialog)
     assert app_ledger.records() == before
     good = json.dumps([{"player": "Hal", "date": "2026-04-02", "ruleset": "azrm", "foul": "Cheating"}])
-    asyncio.run(v.data["import_text"](good.encode(), "good.json"))
+    import_file(v, picker, good.encode(), "good.json")
     assert "Imported 1 record from good.json" in visible_texts(v)
     assert "Hal" in visible_texts(v)
 
@@ -331,36 +330,28 @@ def test_by_label_helper_finds_the_on_date(ctx):
 
 def test_browser_build_opens_the_ledger_from_shared_preferences(ctx, library, monkeypatch):
     """In Pyodide the ledger is loaded asynchronously: a spinner first, then the screen."""
-    from handbook import ledger as ledger_mod
-    from handbook import storage
-    from handbook.ledger import Ledger
-    from handbook.ui.views import ledger as ledger_view
-
-    opened = []
-
     from tinydb import TinyDB
     from tinydb.storages import MemoryStorage
+
+    from handbook.ui import stores as stores_mod
+
+    opened = []
 
     async def fake_open(page=None, path=None):
         db = TinyDB(storage=MemoryStorage)
         opened.append(db)
         return db
 
-    monkeypatch.setattr(ledger_view, "is_web", lambda: True)
-    monkeypatch.setattr(storage, "open_app_db", fake_open)
-    monkeypatch.setattr(ledger_mod, "Ledger", lambda db: Ledger(db, library))
-    ledger_mod.set_app_ledger(None)
+    monkeypatch.setattr(stores_mod, "is_web", lambda: True)
+    monkeypatch.setattr(stores_mod, "open_app_db", fake_open)
     refreshed = []
     ctx.refresher = lambda: refreshed.append(True)
-    try:
-        first = view(ctx, "/ledger")  # the stub page runs the load at once
-        assert len(opened) == 1 and refreshed == [True]
-        assert "Opening the ledger" in visible_texts(first)
-        second = view(ctx, "/ledger")
-        assert "Add a record" in visible_texts(second)
-        assert len(opened) == 1
-    finally:
-        ledger_mod.set_app_ledger(None)
+    first = view(ctx, "/ledger")  # the stub page runs the load at once
+    assert len(opened) == 1 and refreshed == [True]
+    assert "Opening the ledger" in visible_texts(first)
+    second = view(ctx, "/ledger")
+    assert "Add a record" in visible_texts(second)
+    assert len(opened) == 1
 
 
 def test_ledger_menu_arrow_is_named(ctx, app_ledger):

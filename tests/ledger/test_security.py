@@ -8,33 +8,7 @@ import pytest
 from ledgerhelpers import by_key, fire, visible_texts, walk
 
 from handbook import ledger as ledger_mod
-from handbook.ui.routes import build_view
-
-
-class FakePicker:
-    """Stands in for ``ft.FilePicker``: answers ``pick_files`` with the given files and records
-    ``save_file`` calls."""
-
-    files: list = []
-    saved: list = []
-
-    def __init__(self, *a, **kw) -> None:
-        pass
-
-    async def pick_files(self, *a, **kw):
-        FakePicker.kw = kw
-        return list(FakePicker.files)
-
-    async def save_file(self, *a, **kw):
-        FakePicker.saved.append(kw)
-        return None
-
-
-@pytest.fixture
-def picker(monkeypatch):
-    FakePicker.files, FakePicker.saved = [], []
-    monkeypatch.setattr(ft, "FilePicker", FakePicker)
-    return FakePicker
+from handbook.ui.screens import build_view
 
 
 def _import(v):

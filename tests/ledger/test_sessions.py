@@ -7,19 +7,22 @@ import asyncio
 import inspect
 import threading
 
+import flet as ft
 import pytest
 from ledgerhelpers import Event, Page, by_key, visible_texts
 
 from handbook import storage
 from handbook.ui.context import AppContext, Settings
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 
 NOTEN = "Noten Riichi"
 CSV = b"player,date,ruleset,foul\nUma,2026-04-02,azrm,Noten Riichi\nVic,2026-04-03,azrm,Noten Riichi\n"
 
 
-def _session(library) -> AppContext:
-    return AppContext(page=Page(), library=library, settings=Settings(), navigator=[].append)
+def _session(ctx: AppContext) -> AppContext:
+    """Another browser session of the app that ``ctx`` belongs to (the same ledger and study store)."""
+    return AppContext(page=Page(), library=ctx.library, settings=Settings(), navigator=[].append,
+                      stores=ctx.stores)
 
 
 async def _call(handler, *args):
@@ -29,7 +32,7 @@ async def _call(handler, *args):
     return result
 
 
-def _start_write(kind: str, ctx: AppContext, ledger):
+def _start_write(kind: str, ctx: AppContext, ledger, picker):
     """The handler of session A that writes: add a record, import a file, or remove a record."""
     if kind == "remove":
         rec = ledger.add("Tom", "2026-04-01", "azrm", NOTEN)
@@ -37,7 +40,8 @@ def _start_write(kind: str, ctx: AppContext, ledger):
         return _call(by_key(page, f"remove-{rec.id}").on_click, None)
     v = build_view(ctx, "/ledger")
     if kind == "import":
-        return _call(v.data["import_text"], CSV, "season.csv")
+        picker.files = [ft.FilePickerFile(id=0, name="season.csv", size=len(CSV), bytes=CSV)]
+        return _call(by_key(v, "import").on_click, None)
     by_key(v, "player-name").value = "Tom"
     pick = by_key(v, "foul")
     pick.value = str(ledger.row("azrm", NOTEN).index)
@@ -46,7 +50,7 @@ def _start_write(kind: str, ctx: AppContext, ledger):
 
 
 @pytest.mark.parametrize("kind", ["add", "import", "remove"])
-def test_a_slow_write_does_not_hold_up_another_sessions_handler(library, app_ledger, monkeypatch,
+def test_a_slow_write_does_not_hold_up_another_sessions_handler(ctx, app_ledger, monkeypatch, picker,
                                                                  kind):
     started, release = threading.Event(), threading.Event()
     real_write = storage.atomic_write_text
@@ -59,9 +63,9 @@ def test_a_slow_write_does_not_hold_up_another_sessions_handler(library, app_led
         writes.append(text)
         real_write(path, text)
 
-    ctx_a, ctx_b = _session(library), _session(library)
+    ctx_a, ctx_b = _session(ctx), _session(ctx)
     async def scenario() -> tuple[bool, str]:
-        write = _start_write(kind, ctx_a, app_ledger)  # nothing written yet (a coroutine)
+        write = _start_write(kind, ctx_a, app_ledger, picker)  # nothing written yet (a coroutine)
         monkeypatch.setattr(storage, "atomic_write_text", slow_write)
         before = len(app_ledger.records())
         task = asyncio.ensure_future(write)
@@ -85,7 +89,7 @@ def test_a_slow_write_does_not_hold_up_another_sessions_handler(library, app_led
     assert after == before + {"add": 1, "import": 2, "remove": -1}[kind]
 
 
-def test_a_write_error_in_the_worker_thread_still_reaches_the_screen(library, app_ledger,
+def test_a_write_error_in_the_worker_thread_still_reaches_the_screen(ctx, app_ledger,
                                                                      monkeypatch):
     import errno
     import os
@@ -94,7 +98,7 @@ def test_a_write_error_in_the_worker_thread_still_reaches_the_screen(library, ap
         assert threading.current_thread() is not threading.main_thread()  # off the loop
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    ctx = _session(library)
+    ctx = _session(ctx)
     v = build_view(ctx, "/ledger")
     monkeypatch.setattr(storage, "atomic_write_text", full)
     by_key(v, "player-name").value = "Wu"
@@ -147,7 +151,7 @@ def test_the_environment_can_choose_another_expiry(monkeypatch):
     assert _flet_session_timeout() == 120
 
 
-def test_a_second_tap_while_the_record_is_being_written_adds_nothing(library, app_ledger,
+def test_a_second_tap_while_the_record_is_being_written_adds_nothing(ctx, app_ledger,
                                                                     monkeypatch):
     started, release = threading.Event(), threading.Event()
     real_write = storage.atomic_write_text
@@ -157,7 +161,7 @@ def test_a_second_tap_while_the_record_is_being_written_adds_nothing(library, ap
         release.wait(10)
         real_write(path, text)
 
-    ctx = _session(library)
+    ctx = _session(ctx)
     v = build_view(ctx, "/ledger")
     by_key(v, "player-name").value = "Xia"
     pick = by_key(v, "foul")

@@ -2,15 +2,14 @@
 
 * ``pwa_dir`` (session): ``build/pwa/``, built by ``tools/pwa/build.py`` first when it is missing
   or older than the sources (so these tests need no ``make pwa`` before them);
-* ``chromium`` (session): the path of Debian's chromium; the tests are skipped when it is missing,
-  unless ``CI`` is set, where that is a failure;
+* ``browser_context_args`` (session): pytest-playwright's contexts at phone size with service
+  workers allowed (the browser itself: ``tests/conftest.py``);
 * ``artifacts`` (session): where screenshots go (``$HANDBOOK_PWA_ARTIFACTS`` or a temporary
   folder printed in the test output).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -18,13 +17,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pwa_harness import CHROMIUM, artifacts_dir, ensure_build  # noqa: E402
+from pwa_harness import CONTEXT_OPTIONS, artifacts_dir, ensure_build  # noqa: E402
 
 PWA_DIR = Path(__file__).resolve().parent
-
-
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -39,14 +34,8 @@ def pwa_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> str:
-    if not os.path.exists(CHROMIUM):
-        message = (f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`); "
-                   "never `playwright install`")
-        if _ci():
-            pytest.fail(f"CI is set and {message}", pytrace=False)
-        pytest.skip(message)
-    return CHROMIUM
+def browser_context_args() -> dict:
+    return dict(CONTEXT_OPTIONS)
 
 
 @pytest.fixture(scope="session")

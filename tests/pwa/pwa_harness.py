@@ -9,22 +9,19 @@
   the service worker, which :func:`netlog_app_requests` reads back.
 * :class:`Requests` records what Playwright sees; :func:`is_local` is the rule every request of
   the app must pass (127.0.0.1 only -- no exception, see :func:`is_local`).
-* :func:`open_app` / :func:`reload_app` load the page and wait for the first frame of the app.
+* :func:`open_app` / :func:`reload_app` load the page and wait for the first frame of the app,
+  with start-up timings.
 
-* :class:`App` drives Flutter's ARIA tree (semantics on, find by role and name, tap with a retry,
-  type into a box), with the habits FLET-NOTES.md records: click the hidden semantics
-  placeholder, click a field and wait ~300 ms before typing, retry a dropped first tap, assert on
-  the ARIA tree and not on pixels, wait ~0.8 s before a screenshot.
+The page is driven by the one driver of the browser tests, :class:`browser_driver.FlutterApp`
+(``App`` here); the Flutter-specific parts are in :mod:`flutter_web`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -34,31 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT, RESERVED_PORTS, free_port
+from browser_driver import FlutterApp as App
+from flutter_web import FIRST_FRAME_EVENT_JS, SLOW
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "pwa"
 TOOLS = ROOT / "tools" / "pwa"
-
-CHROMIUM = "/usr/bin/chromium"
-#: Flags that keep Chromium from reaching out (FLET-NOTES.md); never `playwright install`.
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PHONE_VIEWPORT = {"width": 412, "height": 915}
-#: A developer's `make run` (8550) and Flet's default (8551): never used by tests.
-RESERVED_PORTS = {8550, 8551}
-#: Multiplies every wait on a slow machine: ``HANDBOOK_E2E_SLOW=2``.
-SLOW = float(os.environ.get("HANDBOOK_E2E_SLOW", "1") or 1)
-UI_TIMEOUT_S = 15 * SLOW
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1, chosen now (never 8550/8551)."""
-    while True:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port not in RESERVED_PORTS:
-            return port
-
 
 def _load_tool(name: str):
     """tools/pwa/<name>.py as module ``pwa_<name>`` (the folder is no package)."""
@@ -143,37 +122,35 @@ class PwaServer:
 
 # ---------------------------------------------------------------------------------------- browser
 
+def _netlog_args(netlog: Path | None) -> list[str]:
+    return [f"--log-net-log={netlog}", "--net-log-capture-mode=Default"] if netlog is not None else []
+
+
 def launch(playwright, netlog: Path | None = None):
-    """Debian's Chromium with the offline flags (+ a NetLog of every request when ``netlog``)."""
-    args = list(CHROMIUM_FLAGS)
-    if netlog is not None:
-        args += [f"--log-net-log={netlog}", "--net-log-capture-mode=Default"]
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+    """Debian's Chromium with the offline flags (+ a NetLog of every request when ``netlog``), for
+    the benchmarks, which run their own Playwright; the tests use pytest-playwright's ``browser``."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS + _netlog_args(netlog),
+                                      headless=True)
 
 
+#: A fresh incognito-like profile (empty caches and storage) at phone size, service workers allowed.
 CONTEXT_OPTIONS = {"viewport": PHONE_VIEWPORT, "locale": "en-US", "service_workers": "allow"}
-_FIRST_FRAME_JS = ("window.addEventListener('flutter-first-frame',"
-                   " () => { window.__flutterFirstFrame = performance.now(); }, { once: true });")
 
 
 def new_context(browser):
-    """A fresh incognito-like profile (empty caches and storage) at phone size, service workers
-    allowed."""
+    """A context with :data:`CONTEXT_OPTIONS` that records Flutter's first frame."""
     context = browser.new_context(**CONTEXT_OPTIONS)
-    context.add_init_script(_FIRST_FRAME_JS)
+    context.add_init_script(FIRST_FRAME_EVENT_JS)
     return context
 
 
-def launch_profile(playwright, profile: Path, netlog: Path | None = None):
-    """Chromium with a fresh on-disk profile in ``profile`` (not incognito, so Chromium judges
-    installability as on a phone); returns the context. Closing it closes the browser (and
-    finishes the NetLog)."""
-    args = list(CHROMIUM_FLAGS)
-    if netlog is not None:
-        args += [f"--log-net-log={netlog}", "--net-log-capture-mode=Default"]
-    context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=args, headless=True, **CONTEXT_OPTIONS)
-    context.add_init_script(_FIRST_FRAME_JS)
+def launch_profile(browser_type, launch_args: dict, profile: Path, netlog: Path | None = None):
+    """Chromium (``browser_type`` with pytest-playwright's ``launch_args``) with a fresh on-disk
+    profile in ``profile`` (not incognito, so Chromium judges installability as on a phone);
+    returns the context. Closing it closes the browser (and finishes the NetLog)."""
+    options = {**launch_args, "args": [*launch_args.get("args", ()), *_netlog_args(netlog)]}
+    context = browser_type.launch_persistent_context(str(profile), **options, **CONTEXT_OPTIONS)
+    context.add_init_script(FIRST_FRAME_EVENT_JS)
     return context
 
 
@@ -265,7 +242,7 @@ class Timings:
     app_frame_s: float
 
 
-def _wait_ready(hb: "App", t0: float, timeout: float, ready: tuple[str, str]) -> Timings:
+def _wait_ready(hb: App, t0: float, timeout: float, ready: tuple[str, str]) -> Timings:
     hb.enable_semantics(timeout=timeout)
     hb.role(*ready, timeout=max(1.0, timeout - (time.monotonic() - t0)))
     t_app = time.monotonic() - t0
@@ -274,7 +251,7 @@ def _wait_ready(hb: "App", t0: float, timeout: float, ready: tuple[str, str]) ->
     return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app)
 
 
-def open_app(hb: "App", route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S,
+def open_app(hb: App, route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S,
              ready: tuple[str, str] = (READY_ROLE, READY_LABEL)) -> Timings:
     """Load ``route``; wait until the ``ready`` (role, name) node is in the ARIA tree."""
     t0 = time.monotonic()
@@ -282,7 +259,7 @@ def open_app(hb: "App", route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S,
     return _wait_ready(hb, t0, timeout, ready)
 
 
-def reload_app(hb: "App", timeout: float = RELOAD_TIMEOUT_S,
+def reload_app(hb: App, timeout: float = RELOAD_TIMEOUT_S,
                ready: tuple[str, str] = (READY_ROLE, READY_LABEL)) -> Timings:
     """Reload the page; wait until the ``ready`` (role, name) node is in the ARIA tree."""
     t0 = time.monotonic()
@@ -307,14 +284,14 @@ _SW_STATE_JS = """async () => {
 def wait_for_service_worker(page, timeout: float = FIRST_LOAD_TIMEOUT_S) -> dict:
     """Wait until sw.js is activated (its install -- the whole precache -- done) and controls
     the page; returns its state: script URL, cache names and their entry counts."""
-    deadline = time.monotonic() + timeout
-    state: dict = {}
-    while time.monotonic() < deadline:
-        state = page.evaluate(_SW_STATE_JS)
-        if state["active"] and state["controlled"]:
-            return state
-        page.wait_for_timeout(250)
-    raise AssertionError(f"the service worker did not take control within {timeout:.0f} s: {state}")
+    try:
+        # the worker that controls the page is the registration's active one
+        page.wait_for_function("() => navigator.serviceWorker.controller?.state === 'activated'",
+                               polling=250, timeout=timeout * 1000)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: say what the worker's state is
+        raise AssertionError(f"the service worker did not take control within {timeout:.0f} s: "
+                             f"{page.evaluate(_SW_STATE_JS)}") from None
+    return page.evaluate(_SW_STATE_JS)
 
 
 def artifacts_dir(tmp_path_factory) -> Path:
@@ -324,164 +301,3 @@ def artifacts_dir(tmp_path_factory) -> Path:
         path.mkdir(parents=True, exist_ok=True)
         return path
     return tmp_path_factory.mktemp("pwa-artifacts")
-
-
-# ---------------------------------------------------------------------------- driving the ARIA tree
-
-class App:
-    """One page of the PWA, driven through Flutter's ARIA tree."""
-
-    def __init__(self, page, server: PwaServer, shots: Path | None = None):
-        self.page = page
-        self.server = server
-        self.shots = shots
-
-    def url(self, route: str = "/") -> str:
-        return self.server.url(route)
-
-    def route(self) -> str:
-        parts = urlsplit(self.page.url)
-        return parts.path + (f"?{parts.query}" if parts.query else "")
-
-    def aria(self) -> str:
-        """The ARIA tree, one node a line: for failure messages."""
-        with contextlib.suppress(Exception):
-            return self.page.evaluate(_ARIA_DUMP_JS)
-        return "(no ARIA tree)"
-
-    def enable_semantics(self, timeout: float = UI_TIMEOUT_S) -> None:
-        """Click the hidden ``flt-semantics-placeholder`` until Flutter's ARIA tree is on."""
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.page.evaluate(_SEMANTICS_STATE_JS)
-            if state == "on":
-                return
-            if state == "placeholder":
-                with contextlib.suppress(Exception):
-                    self.page.locator("flt-semantics-placeholder").first.evaluate("e => e.click()")
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no Flutter semantics within {timeout:.0f} s ({state})")
-            self.page.wait_for_timeout(100)
-
-    def role(self, role: str, name: str | re.Pattern, *, exact: bool = False,
-             timeout: float = UI_TIMEOUT_S):
-        """The first visible node with ``role`` and accessible name ``name`` (waits for it)."""
-        loc = self.page.get_by_role(role, name=name, exact=exact)
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(Exception):
-                for i in range(loc.count()):
-                    if loc.nth(i).is_visible():
-                        return loc.nth(i)
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no visible {role} named {name!r} within {timeout:.0f} s on "
-                                     f"{self.page.url}; the ARIA tree:\n{self.aria()}")
-            self.page.wait_for_timeout(150)
-
-    def find(self, *parts: str, roles=("button", "link", "tab"), timeout: float = UI_TIMEOUT_S):
-        """A visible node with one of ``roles`` whose name holds every one of ``parts``."""
-        pattern = re.compile("".join(f"(?=[\\s\\S]*{re.escape(p)})" for p in parts))
-        loc = None
-        for role in roles:
-            one = self.page.get_by_role(role, name=pattern)
-            loc = one if loc is None else loc.or_(one)
-        loc = loc.filter(visible=True).first
-        deadline = time.monotonic() + timeout
-        while True:
-            with contextlib.suppress(Exception):
-                if loc.count():
-                    return loc
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {'/'.join(roles)} named like {list(parts)} within "
-                                     f"{timeout:.0f} s on {self.page.url}; the ARIA tree:\n"
-                                     f"{self.aria()}")
-            self.page.wait_for_timeout(150)
-
-    def has_text(self, text: str) -> bool:
-        with contextlib.suppress(Exception):
-            return (self.page.get_by_text(text).or_(self.page.get_by_label(text)).count()) > 0
-        return False
-
-    def wait_for_text(self, text: str, timeout: float = UI_TIMEOUT_S) -> None:
-        deadline = time.monotonic() + timeout
-        while not self.has_text(text):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} did not appear within {timeout:.0f} s on "
-                                     f"{self.page.url}; the ARIA tree:\n{self.aria()}")
-            self.page.wait_for_timeout(150)
-
-    def tap(self, locator, *, expect, attempts: int = 3, timeout: float = UI_TIMEOUT_S) -> None:
-        """Click ``locator`` until ``expect`` (a text, or a callable) holds: Flutter sometimes
-        drops the first tap after a frame change."""
-        per_try = max(2.0, timeout / attempts)
-        for _ in range(attempts):
-            with contextlib.suppress(Exception):
-                locator.click(timeout=per_try * 1000)
-            deadline = time.monotonic() + per_try
-            while time.monotonic() < deadline:
-                if expect() if callable(expect) else self.has_text(expect):
-                    return
-                self.page.wait_for_timeout(150)
-        raise AssertionError(f"after {attempts} taps, {expect!r} did not follow on "
-                             f"{self.page.url}; the ARIA tree:\n{self.aria()}")
-
-    def type_into(self, label: str, text: str) -> None:
-        """Type into the box labelled ``label``: click, wait 300 ms, select all, type (retried)."""
-        for _ in range(3):
-            box = self.role("textbox", label)
-            with contextlib.suppress(Exception):
-                box.click(timeout=UI_TIMEOUT_S * 1000)
-            self.page.wait_for_timeout(300)
-            if not self.page.evaluate(_EDITING_JS):
-                continue  # the tap was dropped
-            self.page.keyboard.press("Control+A")
-            self.page.keyboard.press("Delete")
-            self.page.keyboard.type(text, delay=20)
-            deadline = time.monotonic() + 3 * SLOW
-            while time.monotonic() < deadline:
-                if self.page.evaluate(_EDITING_VALUE_JS) == text:
-                    return
-                self.page.wait_for_timeout(100)
-        raise AssertionError(f"could not type {text!r} into {label!r}; the ARIA tree:\n"
-                             f"{self.aria()}")
-
-    def screenshot(self, name: str) -> Path | None:
-        if self.shots is None:
-            return None
-        self.page.wait_for_timeout(800)  # the last frame settles
-        path = self.shots / f"{name}.png"
-        self.page.screenshot(path=str(path))
-        return path
-
-
-_SEMANTICS_STATE_JS = """() => {
-  const host = document.querySelector('flt-semantics-host');
-  if (host && host.querySelector('flt-semantics')) return 'on';
-  if (document.querySelector('flt-semantics-placeholder')) return 'placeholder';
-  return document.querySelector('flutter-view, flt-glass-pane') ? 'view' : 'loading';
-}"""
-
-_ARIA_DUMP_JS = """() => {
-  const host = document.querySelector('flt-semantics-host');
-  if (!host) return '(ARIA tree not enabled)';
-  const out = [];
-  for (const el of host.querySelectorAll('*')) {
-    const role = el.getAttribute('role') || (['INPUT', 'TEXTAREA'].includes(el.tagName) ? 'textbox' : '');
-    const label = (el.getAttribute('aria-label') || '').trim();
-    let text = '';
-    for (const n of el.childNodes) if (n.nodeType === 3) text += n.textContent;
-    text = text.trim();
-    if (role || label || text) out.push([role, label && JSON.stringify(label), text && JSON.stringify(text)].filter(Boolean).join(' '));
-  }
-  return out.join('\\n') || '(empty ARIA tree)';
-}"""
-
-_EDITING_JS = """() => {
-  const a = document.activeElement;
-  return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA');
-}"""
-
-_EDITING_VALUE_JS = """() => {
-  const a = document.activeElement;
-  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA') ? a.value : null;
-}"""

@@ -35,10 +35,8 @@ from pwa_harness import (
     PwaServer,
     Requests,
     build_info,
-    launch,
     launch_profile,
     netlog_app_requests,
-    new_context,
     open_app,
     precache_files,
     reload_app,
@@ -50,7 +48,7 @@ FOUL_FILTER, FOUL_OPTION = "Noten", "Noten Riichi — Chombo 30P"   # an AZRM pe
 
 
 def _aria_lines(app: App, needle: str) -> list[str]:
-    return [line for line in app.aria().splitlines() if needle in line]
+    return [line for line in app.aria_dump().splitlines() if needle in line]
 
 
 def _expected_revealed(tiles: int, what: str = "penalty") -> str:
@@ -67,101 +65,98 @@ def _expected_revealed(tiles: int, what: str = "penalty") -> str:
     return f"Penalty: {PENALTY_NAMES[r.penalty]}"
 
 
-def _go_to_tab(app: App, name: str, expect) -> None:
-    app.tap(app.find(name, roles=("tab", "button")), expect=expect)
+def _go_to_tab(app: App, name: str, then: str) -> None:
+    app.tap(app.find(name, roles=("tab", "button")), then=then)
 
 
-def test_offline_pwa(pwa_dir, chromium, artifacts, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts, tmp_path):
     info = build_info(pwa_dir)
     netlog = tmp_path / "netlog.json"
     server = PwaServer(pwa_dir)
     requests = Requests()
     timings: dict[str, float] = {}
     try:
-        with sync_playwright() as pw:
-            context = launch_profile(pw, tmp_path / "profile", netlog=netlog)
-            requests.attach(context)
-            page = context.pages[0] if context.pages else context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            app = App(page, server, artifacts)
+        context = launch_profile(browser_type, browser_type_launch_args, tmp_path / "profile", netlog=netlog)
+        requests.attach(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        app = App(page, server, artifacts)
 
-            # ---- 1. online: first visit --------------------------------------------------
-            first = open_app(app)
-            sw = wait_for_service_worker(page)
-            timings.update(first_load_flutter_frame_s=first.flutter_frame_s,
-                           first_load_app_frame_s=first.app_frame_s)
-            assert sw["script"].startswith(server.url("/sw.js?canvaskit="))
-            assert sw["caches"].get(info["cache"], 0) >= len(precache_files(pwa_dir, "chromium")), (
-                f"the precache {info['cache']} is incomplete: {sw['caches']}")
-            assert "chromium" in sw["script"], "Chromium should precache the chromium CanvasKit"
+        # ---- 1. online: first visit --------------------------------------------------
+        first = open_app(app)
+        sw = wait_for_service_worker(page)
+        timings.update(first_load_flutter_frame_s=first.flutter_frame_s,
+                       first_load_app_frame_s=first.app_frame_s)
+        assert sw["script"].startswith(server.url("/sw.js?canvaskit="))
+        assert sw["caches"].get(info["cache"], 0) >= len(precache_files(pwa_dir, "chromium")), (
+            f"the precache {info['cache']} is incomplete: {sw['caches']}")
+        assert "chromium" in sw["script"], "Chromium should precache the chromium CanvasKit"
 
-            cdp = context.new_cdp_session(page)
-            manifest = cdp.send("Page.getAppManifest")
-            assert not manifest.get("errors"), manifest.get("errors")
-            installable = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-            assert installable == [], f"Chromium would not offer to install: {installable}"
-            app.screenshot("1-online-first-load")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert not manifest.get("errors"), manifest.get("errors")
+        installable = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert installable == [], f"Chromium would not offer to install: {installable}"
+        app.screenshot("1-online-first-load")
 
-            # ---- 2. offline: the server is gone, the network is off ------------------------
-            server.stop()
-            assert not server.answers(), "the static server still answers"
-            context.set_offline(True)
-            mark = requests.mark()
+        # ---- 2. offline: the server is gone, the network is off ------------------------
+        server.stop()
+        assert not server.answers(), "the static server still answers"
+        context.set_offline(True)
+        mark = requests.mark()
 
-            reload1 = reload_app(app)
-            timings.update(offline_reload_flutter_frame_s=reload1.flutter_frame_s,
-                           offline_reload_app_frame_s=reload1.app_frame_s)
-            assert page.evaluate("!!navigator.serviceWorker.controller")
-            app.screenshot("2-offline-reload")
+        reload1 = reload_app(app)
+        timings.update(offline_reload_flutter_frame_s=reload1.flutter_frame_s,
+                       offline_reload_app_frame_s=reload1.app_frame_s)
+        assert page.evaluate("!!navigator.serviceWorker.controller")
+        app.screenshot("2-offline-reload")
 
-            # search for a term, open the section
-            app.type_into("Search", "見せ牌")
-            result = app.find("AZRM", "§2.4", "Wrongly revealing tiles")
-            app.screenshot("3-offline-search")
-            app.tap(result, expect=lambda: app.route() == "/rules/azrm/2.4")
-            app.role("heading", "Wrongly revealing tiles")
-            app.wait_for_text("見せ牌")
-            app.screenshot("4-offline-section")
+        # search for a term, open the section
+        app.type_into("Search", "見せ牌")
+        result = app.find("AZRM", "§2.4", "Wrongly revealing tiles")
+        app.screenshot("3-offline-search")
+        app.tap(result, route="/rules/azrm/2.4")
+        app.role("heading", "Wrongly revealing tiles")
+        app.wait_for_text("見せ牌")
+        app.screenshot("4-offline-section")
 
-            # run a calculator: revealed tiles, one more tile than the default three
-            _go_to_tab(app, "Tools", expect="Revealed tiles")
-            app.tap(app.find("Revealed tiles"), expect=lambda: app.route() == "/tools/revealed")
-            app.wait_for_text(_expected_revealed(3))
-            app.tap(app.role("button", "More tiles"), expect=_expected_revealed(4))
-            app.wait_for_text(_expected_revealed(4, "points"))
-            app.screenshot("5-offline-calculator")
+        # run a calculator: revealed tiles, one more tile than the default three
+        _go_to_tab(app, "Tools", then="Revealed tiles")
+        app.tap(app.find("Revealed tiles"), route="/tools/revealed")
+        app.wait_for_text(_expected_revealed(3))
+        app.tap(app.role("button", "More tiles"), then=_expected_revealed(4))
+        app.wait_for_text(_expected_revealed(4, "points"))
+        app.screenshot("5-offline-calculator")
 
-            # add a ledger record
-            _go_to_tab(app, "Tools", expect="Ledger")
-            app.tap(app.find("Ledger", "Penalties recorded"), expect="Add a record")
-            app.type_into("Player", PLAYER)
-            app.type_into("Date", "2026-11-21")
-            box = app.role("textbox", "Foul")
-            box.click()
-            page.wait_for_timeout(400)
-            page.keyboard.type(FOUL_FILTER, delay=30)
-            app.tap(app.role("button", FOUL_OPTION, exact=True), expect="Strike (AZRM §1.4)")
-            app.tap(app.role("button", "Add record", exact=True), expect="Recorded: ")
-            app.wait_for_text(PLAYER)
-            app.screenshot("6-offline-ledger-record")
-            # the web backend writes through to SharedPreferences (localStorage) asynchronously
-            page.wait_for_function(
-                "name => Object.keys(localStorage).some(k => k.includes('ledger')"
-                " && localStorage.getItem(k).includes(name))", arg=PLAYER, timeout=15000)
+        # add a ledger record
+        _go_to_tab(app, "Tools", then="Ledger")
+        app.tap(app.find("Ledger", "Penalties recorded"), then="Add a record")
+        app.type_into("Player", PLAYER)
+        app.type_into("Date", "2026-11-21")
+        box = app.role("textbox", "Foul")
+        box.click()
+        page.wait_for_timeout(400)
+        page.keyboard.type(FOUL_FILTER, delay=30)
+        app.tap(app.role("button", FOUL_OPTION, exact=True), then="Strike (AZRM §1.4)")
+        app.tap(app.role("button", "Add record", exact=True), then="Recorded: ")
+        app.wait_for_text(PLAYER)
+        app.screenshot("6-offline-ledger-record")
+        # the web backend writes through to SharedPreferences (localStorage) asynchronously
+        page.wait_for_function(
+            "name => Object.keys(localStorage).some(k => k.includes('ledger')"
+            " && localStorage.getItem(k).includes(name))", arg=PLAYER, timeout=15000)
 
-            # ---- 3. offline again: the record is still there ------------------------------
-            assert app.route() == "/ledger"
-            reload2 = reload_app(app, ready=("button", re.compile(re.escape(PLAYER))))
-            timings["offline_reload2_app_frame_s"] = reload2.app_frame_s
-            player_row = _aria_lines(app, PLAYER)
-            assert any("1 record" in line for line in player_row), player_row
-            app.screenshot("7-offline-reload-ledger")
+        # ---- 3. offline again: the record is still there ------------------------------
+        assert app.route() == "/ledger"
+        reload2 = reload_app(app, ready=("button", re.compile(re.escape(PLAYER))))
+        timings["offline_reload2_app_frame_s"] = reload2.app_frame_s
+        player_row = _aria_lines(app, PLAYER)
+        assert any("1 record" in line for line in player_row), player_row
+        app.screenshot("7-offline-reload-ledger")
 
-            offline_urls = requests.urls[mark:]
-            context.close()  # closes the browser, which finishes the NetLog
+        offline_urls = requests.urls[mark:]
+        context.close()  # closes the browser, which finishes the NetLog
     finally:
         server.stop()
 
@@ -186,30 +181,22 @@ def test_offline_pwa(pwa_dir, chromium, artifacts, tmp_path):
 
 
 @pytest.mark.parametrize("route", ["/rules/azrm/2.4"])
-def test_offline_deep_link(pwa_dir, chromium, artifacts, route):
+def test_offline_deep_link(pwa_dir, context, page, artifacts, route):
     """Offline, a bookmarked deep link opens: the worker answers every navigation with the
     cached index.html and the app routes to the screen."""
-    from playwright.sync_api import sync_playwright
-
     server = PwaServer(pwa_dir)
+    requests = Requests().attach(context)
     try:
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            context = new_context(browser)
-            requests = Requests().attach(context)
-            page = context.new_page()
-            app = App(page, server, artifacts)
-            open_app(app)
-            wait_for_service_worker(page)
-            server.stop()
-            context.set_offline(True)
-            response = page.goto(server.url(route), wait_until="commit")
-            assert response is not None and response.from_service_worker
-            app.enable_semantics()
-            app.role("heading", "Wrongly revealing tiles", timeout=60)
-            assert app.route() == route
-            context.close()
-            browser.close()
+        app = App(page, server, artifacts)
+        open_app(app)
+        wait_for_service_worker(page)
+        server.stop()
+        context.set_offline(True)
+        response = page.goto(server.url(route), wait_until="commit")
+        assert response is not None and response.from_service_worker
+        app.enable_semantics()
+        app.role("heading", "Wrongly revealing tiles", timeout=60)
+        assert app.route() == route
     finally:
         server.stop()
     assert not requests.outside(), requests.outside()
@@ -222,7 +209,7 @@ _CACHES_JS = """async () => {
 }"""
 
 
-def test_new_build_replaces_the_old_cache(pwa_dir, chromium, tmp_path):
+def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
     """The cache is named from the content: a changed build installs a new worker, whose
     activation deletes the old cache, and offline the page gets the new files."""
     import shutil
@@ -237,39 +224,32 @@ def test_new_build_replaces_the_old_cache(pwa_dir, chromium, tmp_path):
     _core, _variants, new_cache = pwa_build.write_service_worker(new_dir)
     assert new_cache != old_cache
 
-    from playwright.sync_api import sync_playwright
-
     server = PwaServer(pwa_dir)
     port = server.port
     try:
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            context = new_context(browser)
-            page = context.new_page()
-            app = App(page, server)
-            open_app(app)
-            assert old_cache in wait_for_service_worker(page)["caches"]
-            # the same origin now serves the next build
-            server.stop()
-            server = PwaServer(new_dir, port=port)
-            page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-            # the new worker installs (downloads the new precache) and, activated, deletes the old
-            state = {}
-            for _ in range(240):
-                state = page.evaluate(_CACHES_JS)
-                if list(state) == [new_cache] and state[new_cache] >= len(_core) + 2:
-                    break
-                page.wait_for_timeout(500)
-            assert list(state) == [new_cache], f"caches after the update: {state}"
-            cached = page.evaluate(
-                "async name => (await (await caches.open(name)).match('version.json')).text()",
-                new_cache)
-            assert cached == marker, f"the new cache holds the old version.json: {cached}"
-            server.stop()
-            context.set_offline(True)
-            reload_app(app)
-            assert page.evaluate("fetch('version.json').then(r => r.text())") == marker
-            context.close()
-            browser.close()
+        app = App(page, server)
+        open_app(app)
+        assert old_cache in wait_for_service_worker(page)["caches"]
+        # the same origin now serves the next build
+        server.stop()
+        server = PwaServer(new_dir, port=port)
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        # the new worker installs (downloads the new precache) and, activated, deletes the old
+        # (the Cache API is async only, and page.wait_for_function takes a promise for true)
+        state = {}
+        for _ in range(240):
+            state = page.evaluate(_CACHES_JS)
+            if list(state) == [new_cache] and state[new_cache] >= len(_core) + 2:
+                break
+            page.wait_for_timeout(500)
+        assert list(state) == [new_cache], f"caches after the update: {state}"
+        cached = page.evaluate(
+            "async name => (await (await caches.open(name)).match('version.json')).text()",
+            new_cache)
+        assert cached == marker, f"the new cache holds the old version.json: {cached}"
+        server.stop()
+        context.set_offline(True)
+        reload_app(app)
+        assert page.evaluate("fetch('version.json').then(r => r.text())") == marker
     finally:
         server.stop()

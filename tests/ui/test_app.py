@@ -151,17 +151,17 @@ def test_a_translator_switches_every_string(ja_catalogue, library):
     assert ja("Rules") == "Rules"  # untranslated: English source
     assert "ja" in i18n.available_locales(str(ja_catalogue))
     # screens pick it up from the context without changes
-    from handbook.ui import routes
+    from handbook.ui import screens
     from handbook.ui.context import AppContext
 
     ctx = AppContext(page=StubPage(), library=library, translator=ja)
-    view = routes.build_view(ctx, "/")
+    view = screens.build_view(ctx, "/")
     assert find(view, ft.TextField, label="検索")
     assert find(view, ft.IconButton, tooltip="テーマ: システム")
     assert view.navigation_bar.destinations[0].label == "検索"
     # nothing global changed: another session is still in English
     other = AppContext(page=StubPage(), library=library)
-    assert routes.build_view(other, "/").navigation_bar.destinations[0].label == "Search"
+    assert screens.build_view(other, "/").navigation_bar.destinations[0].label == "Search"
 
 
 def test_unknown_locale_falls_back_to_english():

@@ -7,7 +7,7 @@ import pytest
 from uihelpers import Event, texts, walk
 
 import handbook
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
 
 

@@ -16,7 +16,7 @@ from uihelpers import StubPage, find, texts
 
 import handbook
 from handbook import i18n
-from handbook.ui import routes
+from handbook.ui import screens
 from handbook.ui.app import HandbookApp, Preferences
 from handbook.ui.context import AppContext, Settings
 from handbook.ui.errors import UNKNOWN, readable
@@ -43,12 +43,12 @@ def nav(view) -> list[str]:
 
 def test_two_sessions_two_languages(library):
     en, ja = ctx_in(library, i18n.ENGLISH), ctx_in(library, JA)
-    assert nav(routes.build_view(ja, "/")) == ["検索", "ルール", "罰則", "用語集", "ツール"]
-    assert nav(routes.build_view(en, "/")) == ["Search", "Rules", "Penalties", "Glossary", "Tools"]
+    assert nav(screens.build_view(ja, "/")) == ["検索", "ルール", "罰則", "用語集", "ツール"]
+    assert nav(screens.build_view(en, "/")) == ["Search", "Rules", "Penalties", "Glossary", "Tools"]
     # switching one session leaves the other alone
     en.set_language("ja")
-    assert nav(routes.build_view(en, "/"))[0] == "検索" and ja.settings.locale is None
-    assert nav(routes.build_view(ctx_in(library, i18n.ENGLISH), "/"))[0] == "Search"
+    assert nav(screens.build_view(en, "/"))[0] == "検索" and ja.settings.locale is None
+    assert nav(screens.build_view(ctx_in(library, i18n.ENGLISH), "/"))[0] == "Search"
     with pytest.raises(ValueError, match="locale: must be one of en, ja, got 'fr'"):
         en.set_language("fr")
 
@@ -56,7 +56,7 @@ def test_two_sessions_two_languages(library):
 def test_the_switch_is_named_in_the_language_it_switches_to(library):
     assert ctx_in(library, i18n.ENGLISH).language_label() == "日本語で表示"
     assert ctx_in(library, JA).language_label() == "Show in English"
-    view = routes.build_view(ctx_in(library, JA), "/rules/azrm/2.4")
+    view = screens.build_view(ctx_in(library, JA), "/rules/azrm/2.4")
     assert find(view, ft.IconButton, tooltip="Show in English")  # on every screen's app bar
 
 
@@ -108,7 +108,7 @@ def test_counts_use_plural_forms(library):
     assert i18n.ENGLISH.ngettext("{n} record", "{n} records", 2).format(n=2) == "2 records"
     assert JA.ngettext("{n} record", "{n} records", 1).format(n=1) == "記録1件"
     assert JA.ngettext("{n} record", "{n} records", 7).format(n=7) == "記録7件"
-    view = routes.build_view(ctx_in(library, JA), "/glossary")
+    view = screens.build_view(ctx_in(library, JA), "/glossary")
     n = len(library.glossary)
     assert f"{n}語中{n}語" in texts(view)
 
@@ -124,7 +124,7 @@ def test_dates_and_numbers_in_the_session_locale(library):
 
 
 def test_a_calculator_result_in_japanese(library):
-    view = routes.build_view(ctx_in(library, JA), "/tools/revealed?ruleset=azrm&tiles=5")
+    view = screens.build_view(ctx_in(library, JA), "/tools/revealed?ruleset=azrm&tiles=5")
     shown = texts(view)
     assert "錯和（チョンボ）" in shown and "減点" in shown and "ストライク" in shown
     assert "Chombo" not in shown and "Points deducted" not in shown
@@ -133,17 +133,17 @@ def test_a_calculator_result_in_japanese(library):
 def test_section_and_term_titles_lead_with_the_japanese(library):
     sec = library.rulesets["azrm"].section("2.4")
     assert sec.title_ja
-    ja_view = routes.build_view(ctx_in(library, JA), "/rules/azrm/2.4")
-    en_view = routes.build_view(ctx_in(library, i18n.ENGLISH), "/rules/azrm/2.4")
+    ja_view = screens.build_view(ctx_in(library, JA), "/rules/azrm/2.4")
+    en_view = screens.build_view(ctx_in(library, i18n.ENGLISH), "/rules/azrm/2.4")
     heading = lambda v: [s for s in find(v, ft.Semantics) if s.heading_level == 1][0].content.value  # noqa: E731
     assert heading(ja_view) == sec.title_ja and sec.title in texts(ja_view)
     assert heading(en_view) == sec.title
     term = library.term("kui-kae")
-    ja_term = routes.build_view(ctx_in(library, JA), "/glossary/kui-kae")
+    ja_term = screens.build_view(ctx_in(library, JA), "/glossary/kui-kae")
     assert heading(ja_term) == term.japanese and term.term in texts(ja_term)
     # where the source has no Japanese the English leads in Japanese too
     bare = next(t for t in library.glossary if not t.japanese)
-    assert heading(routes.build_view(ctx_in(library, JA), f"/glossary/{bare.id}")) == bare.term
+    assert heading(screens.build_view(ctx_in(library, JA), f"/glossary/{bare.id}")) == bare.term
 
 
 def test_glossary_in_gojuon_order(library):
@@ -158,7 +158,7 @@ def test_glossary_in_gojuon_order(library):
     first = [unicodedata.normalize("NFKC", k[:1]) for k in keys]
     assert first[0] == "あ" and first == sorted(first)
     # the Japanese screen lists them in that order; English stays alphabetical
-    view = routes.build_view(ctx_in(library, JA), "/glossary")
+    view = screens.build_view(ctx_in(library, JA), "/glossary")
     listed = [c.key for c in find(view, ft.ListTile) if str(c.key).startswith("term-")]
     assert listed[:3] == [f"term-{t.id}" for t in terms[:3]]
     en = [t.term.lower() for t in glossary.sorted_terms(library.glossary)]

@@ -15,9 +15,8 @@ import handbook
 from handbook.core import rulings
 from handbook.ui.app import HandbookApp, Preferences
 from handbook.ui.errors import MESSAGES, readable
-from handbook.ui.routes import build_view
+from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
-from handbook.ui.views.penalties import row_label
 from handbook.ui.widgets import body_list
 
 
@@ -159,7 +158,7 @@ def test_table_rows_are_named_with_ruleset_reference_and_penalty(ctx, library):
     names = [s.label for s in find(view, ft.Semantics) if (s.key or "").startswith("row-label-")]
     rows = library.rulesets["wrc-2025"].penalties
     assert len(names) == len(rows)
-    for row, name in zip(rows, names):
+    for row, name in zip(rows, names, strict=True):
         assert name.startswith("WRC 2025") and row.foul in name and row.penalty in name
         if row.ref:
             assert "§" in name or row.ref in name

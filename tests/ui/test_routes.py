@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from handbook.ui import routes
+from handbook.ui import routes, screens
 from handbook.ui.app import spa_fallback_wanted
 from handbook.ui.context import nav_index
 
@@ -79,9 +79,23 @@ def test_search_route_encodes_the_query():
     assert routes.match(routes.search_route("a&b=c")).query == {"q": "a&b=c"}
 
 
-def test_every_builder_exists():
+def test_every_route_has_a_builder_and_every_builder_a_route():
+    names = {r.name for r in (*routes.ROUTES, routes.NOT_FOUND)}
+    assert set(screens.BUILDERS) == names
+    assert all(callable(b) for b in screens.BUILDERS.values())
+
+
+def test_every_example_opens_its_own_route():
     for r in (*routes.ROUTES, routes.NOT_FOUND):
-        assert callable(r.builder()), r.target
+        assert routes.match(r.sample).route == r, r.sample
+
+
+def test_app_paths_are_derived_from_the_table():
+    # the web server answers every screen's path with the app, the study screens too
+    assert routes.APP_ROUTE_ROOTS == {"search", "rules", "penalties", "glossary", "tools", "ledger", "study",
+                                      "bookmarks"}
+    for r in routes.ROUTES[1:]:  # "/" itself is index.html anyway
+        assert spa_fallback_wanted(r.sample.split("?")[0])
 
 
 def test_hit_routes_are_app_routes(library):
@@ -103,6 +117,7 @@ def test_deep_links_with_dots_fall_back_to_the_app():
 @pytest.mark.parametrize("route, index", [
     ("/", 0), ("/search?q=x", 0), ("/rules/azrm/2.4", 1), ("/penalties", 2),
     ("/glossary/kui-kae", 3), ("/tools/strikes", 4), ("/ledger/Bob", 4), ("/rulesx", 0),
+    ("/study/exam", 0), ("/bookmarks", 0), ("/rules/azrm/editions", 1),
 ])
 def test_nav_index(route, index):
     assert nav_index(route) == index

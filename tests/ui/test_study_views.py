@@ -11,18 +11,17 @@ from flet.controls.object_patch import ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 from uihelpers import Event, find, texts, walk
 
-from handbook import study as study_mod
 from handbook.storage import open_db
 from handbook.study import StudyStore
-from handbook.ui import routes
+from handbook.ui import routes, screens
 
 
 @pytest.fixture
-def store(tmp_path, library):
+def store(tmp_path, library, ctx):
+    """The study store the screens of ``ctx`` use, in a temporary file."""
     s = StudyStore(open_db(tmp_path / "study.json"), library)
-    study_mod.set_app_store(s)
-    yield s
-    study_mod.set_app_store(None)
+    ctx.stores.study = s
+    return s
 
 
 def keyed(view, key):
@@ -38,7 +37,7 @@ def tap(control):
 @pytest.mark.parametrize("route", ["/study", "/study?ruleset=wrc-2025", "/study/progress?ruleset=azrm",
                                    "/study/exam?ruleset=rakkii-nomi-2026", "/bookmarks"])
 def test_study_screens_build_and_serialise(ctx, store, route):
-    view = routes.build_view(ctx, route)
+    view = screens.build_view(ctx, route)
     assert isinstance(view, ft.View) and view.route == routes.split_route(route)[0]
     patch, added, _ = ObjectPatch.from_diff(None, view, control_cls=BaseControl)
     for c in added:
@@ -47,7 +46,7 @@ def test_study_screens_build_and_serialise(ctx, store, route):
 
 
 def test_answer_a_card_and_the_next_one_comes(ctx, store, library):
-    view = routes.build_view(ctx, "/study?ruleset=wrc-2025")
+    view = screens.build_view(ctx, "/study?ruleset=wrc-2025")
     first_prompt = keyed(view, "card-prompt").value
     assert first_prompt == library.rulesets["wrc-2025"].penalties[0].foul
     assert "Due today: 0" in keyed(view, "study-summary").value
@@ -63,19 +62,19 @@ def test_answer_a_card_and_the_next_one_comes(ctx, store, library):
 
 
 def test_again_comes_back_and_counts_as_missed(ctx, store):
-    view = routes.build_view(ctx, "/study?ruleset=azrm")
+    view = screens.build_view(ctx, "/study?ruleset=azrm")
     tap(keyed(view, "show-answer"))
     tap(keyed(view, "rate-again"))
     prog = list(store.progress().values())
     assert prog[0].lapses == 1
-    view = routes.build_view(ctx, "/study/progress?ruleset=azrm")
+    view = screens.build_view(ctx, "/study/progress?ruleset=azrm")
     shown = " ".join(texts(view))
     assert "Again: 1 of 1 answers" in shown
     assert "Penalties: 0 learned · 1 due" in shown
 
 
 def test_exam_scores_twenty_cards_without_scheduling(ctx, store):
-    view = routes.build_view(ctx, "/study/exam?ruleset=ema-rcr")
+    view = screens.build_view(ctx, "/study/exam?ruleset=ema-rcr")
     for i in range(20):
         assert keyed(view, "exam-count").value == f"Question {i + 1} of 20"
         tap([c for c in walk(view) if isinstance(c, ft.FilledButton)][0])  # Show answer
@@ -85,20 +84,20 @@ def test_exam_scores_twenty_cards_without_scheduling(ctx, store):
 
 
 def test_star_bookmarks_and_recent_list(ctx, store, library):
-    view = routes.build_view(ctx, "/rules/azrm/2.4")
+    view = screens.build_view(ctx, "/rules/azrm/2.4")
     star = find(view.appbar, ft.Semantics, label="Bookmark", toggled=False)
     assert star
     star[0].on_tap(None)
     assert store.is_bookmarked("rule", "azrm", "2.4")
-    routes.build_view(ctx, "/glossary/kui-kae")
-    routes.build_view(ctx, "/penalties/wrc-2025/wrong-tile-count")
-    marks = routes.build_view(ctx, "/bookmarks")
+    screens.build_view(ctx, "/glossary/kui-kae")
+    screens.build_view(ctx, "/penalties/wrc-2025/wrong-tile-count")
+    marks = screens.build_view(ctx, "/bookmarks")
     assert any("AZRM §2.4" in t for t in texts(marks))
-    home = routes.build_view(ctx, "/")
+    home = screens.build_view(ctx, "/")
     shown = texts(home)
     i = shown.index("Recently opened (3)")
     assert "WRC 2025: Too many or too few tiles" in shown[i + 1]
-    assert find(routes.build_view(ctx, "/rules/azrm/2.4").appbar, ft.Semantics, label="Bookmark", toggled=True)
+    assert find(screens.build_view(ctx, "/rules/azrm/2.4").appbar, ft.Semantics, label="Bookmark", toggled=True)
     # a search with text shows results, not the recent list
-    results = routes.build_view(ctx, "/search?q=chombo")
+    results = screens.build_view(ctx, "/search?q=chombo")
     assert not any(t.startswith("Recently opened") for t in texts(results))

@@ -8,12 +8,12 @@ import flet as ft
 import pytest
 from uihelpers import find, texts
 
-from handbook.ui import routes
+from handbook.ui import screens
 from handbook.ui.text import outcome_lines, ref_label
 
 
 def build(ctx, route):
-    return routes.build_view(ctx, route)
+    return screens.build_view(ctx, route)
 
 
 @pytest.mark.parametrize("ref, shown", [

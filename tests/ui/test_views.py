@@ -13,24 +13,21 @@ from flet.controls.object_patch import ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 from uihelpers import Event, StubPage, find, texts, walk
 
-from handbook.ui import routes
+from handbook.ui import routes, screens
 from handbook.ui.context import AppContext
 
-ALL_ROUTES = [
-    "/", "/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C", "/search?q=empty%20call", "/rules", "/rules/azrm",
-    "/rules/ema-rcr", "/rules/rakkii-nomi-2026", "/rules/wrc-2025", "/rules/azrm/2.4",
-    "/rules/ema-rcr/3.4.6", "/penalties", "/penalties/wrc-2025", "/penalties/wrc-2025-lower",
-    "/penalties/rakkii-nomi-2026", "/penalties/azrm", "/penalties/ema-rcr",
-    "/penalties/wrc-2025/revealed-tiles", "/glossary", "/glossary/misehai", "/glossary/kui-kae",
-    "/tools", "/tools/chombo", "/tools/revealed", "/tools/strikes", "/ledger", "/no/such/page",
-    "/rules/azrm/editions", "/rules/ema-rcr/editions", "/rules/wrc-2025/editions",
+#: every screen of the route table (its example path), then more content on the same screens
+ALL_ROUTES = [r.sample for r in (*routes.ROUTES, routes.NOT_FOUND)] + [
+    "/search?q=empty%20call", "/rules/ema-rcr", "/rules/rakkii-nomi-2026", "/rules/wrc-2025",
+    "/rules/ema-rcr/3.4.6", "/penalties/wrc-2025-lower", "/penalties/rakkii-nomi-2026", "/penalties/azrm",
+    "/penalties/ema-rcr", "/glossary/kui-kae", "/rules/azrm/editions", "/rules/wrc-2025/editions",
     "/rules/wrc-2025-lower/editions", "/rules/rakkii-nomi-2026/editions", "/glossary/dead-hand",
     "/penalties/ema-rcr/calling-with-dead-hand", "/tools/chombo?ruleset=ema-rcr",
 ]
 
 
 def build(ctx, route):
-    return routes.build_view(ctx, route)
+    return screens.build_view(ctx, route)
 
 
 @pytest.mark.parametrize("route", ALL_ROUTES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Iterator
 from typing import Any
@@ -10,7 +11,8 @@ from flet.controls.base_control import BaseControl
 
 
 class StubPage:
-    """What the views and the app use of ``ft.Page``: size, views, route, update, push_route."""
+    """What the views and the app use of ``ft.Page``: size, views, route, update, dialogs,
+    run_task, push_route."""
 
     def __init__(self, width: float = 412, height: float = 915, route: str = "/"):
         self.width = width
@@ -37,6 +39,14 @@ class StubPage:
 
     def update(self, *controls: Any) -> None:
         self.updates += 1
+
+    def run_task(self, fn, *args, **kwargs):
+        """Run ``fn`` at once (no event loop running) or as a task of the running loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(fn(*args, **kwargs))
+        return loop.create_task(fn(*args, **kwargs))
 
     async def push_route(self, route: str, **kwargs: Any) -> None:
         self.pushed.append(route)

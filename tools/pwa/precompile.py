@@ -81,10 +81,9 @@ try:
     from handbook import i18n
 
     for loc in ("en", "ja"):
-        i18n.set_locale(loc)
-        i18n.format_date(datetime.date(2026, 4, 20))
-        i18n.format_decimal(-2.5)
-    i18n.set_locale("en")
+        tr = i18n.translator(loc)
+        tr.format_date(datetime.date(2026, 4, 20))
+        tr.format_decimal(-2.5)
 except ImportError:
     pass
 from rapidfuzz import process  # noqa: E402,F401

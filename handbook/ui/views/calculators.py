@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import flet as ft
 
@@ -26,16 +25,31 @@ from handbook import i18n
 from handbook.core.model import Library, Penalty
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
-from handbook.ui.routes import penalty_route, section_route
-from handbook.ui.text import leading_ref, ref_label
+from handbook.ui.text import ref_label
 from handbook.ui.errors import readable
-from handbook.ui.widgets import choice_buttons, handbook_notes, show_snack, switch_row
+from handbook.ui.gate import judged_ledger
+from handbook.ui.widgets import (
+    BIG,
+    BODY_SIZE,
+    MEDIUM,
+    SMALL_SIZE,
+    captioned,
+    choice_buttons,
+    default_ruleset,
+    error_box,
+    fact,
+    handbook_notes,
+    icon_button,
+    named,
+    show_snack,
+    source_button,
+    source_link,
+    strike_status_controls,
+    switch_row,
+    yes_no,
+)
 
-BIG = 30
-MEDIUM = 20
 USUAL = "usual"  # the chombo screen's foul picker: the ruleset's usual chombo
-BODY = 16
-SMALL = 14
 
 SEAT_NAMES = {"E": N_("East (dealer)"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 SOURCE_NAMES = {"hand": N_("Hand"), "wall": N_("Wall"), "dead_wall": N_("Dead wall"),
@@ -46,47 +60,10 @@ PENALTY_NAMES = {
     Penalty.CHOMBO: N_("Chombo"), Penalty.POINT_PENALTY: N_("Point penalty"),
     Penalty.DISCRETION: N_("Referee's discretion"), Penalty.DISQUALIFICATION: N_("Disqualification"),
 }
-LITERAL_READING = N_(
-    "Reading used (AZRM §1.4): a Strike recorded while more than 2 stand on its day or more than 5 "
-    "in its 30-day window issues a new Suspension unless one is in force, and Strikes that caused "
-    "one still count toward the next; the club president and their designated officials decide.")
+
 
 
 # ------------------------------------------------------------------ data (no flet)
-
-def default_ruleset(library: Library, chosen: str | None, query: str | None = None,
-                    allowed: Sequence[str] | None = None) -> str:
-    """The ruleset a calculator starts with: the query's, else the chosen one, else the first."""
-    ids = [r for r in library.rulesets if allowed is None or r in allowed]
-    for candidate in (query, chosen):
-        if candidate in ids:
-            return candidate  # type: ignore[return-value]
-    return ids[0]
-
-
-@dataclass(frozen=True)
-class SourceLink:
-    """Where a ruling's § link goes: ``label`` ("AZRM §2.4") and ``route``."""
-
-    label: str
-    route: str
-
-
-def source_link(library: Library, ruleset: str, ref: str, foul: str | None = None) -> SourceLink:
-    """The screen that shows ``ref``: the ruleset's own section, the section of the ruleset it is
-    based on, or else its penalty table (at the foul's row when ``foul`` names one)."""
-    rs = library.rulesets[ruleset]
-    label = f"{rs.short} {ref_label(ref)}"
-    sec = leading_ref(ref)
-    for rid in (ruleset, rs.base):
-        if rid and sec and library.rulesets[rid].has_section(sec):
-            return SourceLink(label, section_route(rid, sec))
-    if foul:
-        row = next((r for r in rs.penalties if r.foul == foul), None)
-        if row is not None:
-            return SourceLink(label, penalty_route(ruleset, row.id))
-    return SourceLink(label, penalty_route(ruleset))
-
 
 def parse_tiles(text: str) -> int:
     """The tile count typed in the box; ``ValueError`` naming ``tiles`` otherwise (range checks are
@@ -155,47 +132,10 @@ def _ruleset_picker(ctx: AppContext, value: str, on_pick: Callable[[str], None],
         on_pick(e.control.value)
 
     return named(ft.Dropdown(
-        label=_("Ruleset"), value=value, expand=True, text_size=BODY,
+        label=_("Ruleset"), value=value, expand=True, text_size=BODY_SIZE,
         options=[ft.DropdownOption(key=r, text=ctx.library.rulesets[r].short) for r in ids],
         on_select=picked, key="ruleset",
     ))
-
-
-def named(dropdown: ft.Dropdown) -> ft.Control:
-    """A dropdown whose accessible name is its label (Flutter does not expose the label)."""
-    return ft.Semantics(label=dropdown.label, content=dropdown, expand=dropdown.expand)
-
-
-def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = TOUCH,
-                key: str | None = None, **kw) -> ft.IconButton:
-    """An icon button at least 48 px square whose accessible name (and tooltip) is ``name``."""
-    cls = ft.FilledTonalIconButton if filled else ft.IconButton
-    return cls(icon=ft.Icon(icon, semantics_label=name), tooltip=name, width=size, height=size,
-               on_click=on_click, key=key, **kw)
-
-
-def labelled(label: str, control: ft.Control) -> ft.Control:
-    """A caption above a control that has no label of its own (segmented buttons)."""
-    return ft.Column(
-        controls=[ft.Text(label, size=SMALL, weight=ft.FontWeight.W_600,
-                          color=ft.Colors.ON_SURFACE_VARIANT),
-                  ft.Semantics(label=label, container=True, content=control)],
-        spacing=4, tight=True,
-    )
-
-
-def _fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
-          color: str | None = None, note: str | None = None) -> ft.Control:
-    """A result line: small caption, large value, optional small note (one semantics node:
-    "label: value (note)")."""
-    lines = [ft.Text(label, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-             ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)]
-    if note:
-        lines.append(ft.Text(note, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Semantics(
-        label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
-        content=ft.Column(controls=lines, spacing=0, tight=True),
-    )
 
 
 def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, strike: bool) -> ft.Control:
@@ -204,9 +144,9 @@ def _ruling(ctx: AppContext, ruleset: str, ref: str, penalty: str, points: int, 
     _ = ctx._
     where = f"{ctx.short(ruleset)} {ref_label(ref)}"
     name = _("{where}: {penalty}, {points}P deducted, Strike: {strike}").format(
-        where=where, penalty=penalty, points=points, strike=_yes_no(ctx, strike))
+        where=where, penalty=penalty, points=points, strike=yes_no(ctx, strike))
     return ft.Semantics(label=name, container=True, key="ruling", content=ft.Text(
-        where, size=SMALL, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+        where, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
 
 
 def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
@@ -217,42 +157,9 @@ def _card(controls: list[ft.Control], *, key: str = "result") -> ft.Container:
     )
 
 
-def error_box(text: str) -> ft.Control:
-    return ft.Container(
-        content=ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
-                        ft.Text(text, size=BODY, color=ft.Colors.ON_ERROR_CONTAINER, expand=True)],
-                       vertical_alignment=ft.CrossAxisAlignment.START),
-        bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="error",
-    )
-
-
 def _notes(notes: Sequence[str]) -> list[ft.Control]:
-    return [ft.Row([ft.Text("•", size=BODY), ft.Text(n, size=BODY, expand=True)],
+    return [ft.Row([ft.Text("•", size=BODY_SIZE), ft.Text(n, size=BODY_SIZE, expand=True)],
                    vertical_alignment=ft.CrossAxisAlignment.START, spacing=8) for n in notes]
-
-
-def _link(ctx: AppContext, link: SourceLink) -> ft.Control:
-    _ = ctx._
-    return ft.TextButton(
-        content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
-        on_click=lambda e: ctx.navigate(link.route),
-        height=TOUCH, key="source-link",
-    )
-
-
-def _yes_no(ctx: AppContext, value: bool) -> str:
-    return ctx._("Yes") if value else ctx._("No")
-
-
-def _date(d: datetime.date | None, _: i18n.Translator) -> str:
-    return _.format_date(d) if d else "—"
-
-
-def update_page(ctx: AppContext) -> None:
-    try:
-        ctx.page.update()
-    except Exception:  # noqa: BLE001 - a page stub in tests
-        pass
 
 
 # ------------------------------------------------------------------ /tools
@@ -285,222 +192,247 @@ def build_tools(ctx: AppContext) -> ft.View:
 
 def build_chombo(ctx: AppContext) -> ft.View:
     """Chombo settlement: ruleset, offender seat → payments, P, Strike, the hand, § link."""
-    _ = ctx._
-    lib = ctx.library
-    state = {
-        "ruleset": default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset")),
-        "seat": ctx.query.get("seat", "S") if ctx.query.get("seat") in handbook.SEATS else "S",
-        "foul": ctx.query.get("foul") or USUAL,
-    }
-    result = ft.Column(spacing=8, key="chombo-result")
-    foul_slot = ft.Row()
+    return _ChomboScreen(ctx).view()
 
-    def foul_picker() -> ft.Control:
-        fouls = handbook.chombo_fouls(state["ruleset"], library=lib)
-        if state["foul"] not in {r.id for r in fouls}:
-            state["foul"] = USUAL
-        usual = handbook.chombo(state["ruleset"], "S", library=lib).points
+
+class _ChomboScreen:
+    """The chombo screen's inputs (ruleset, offender seat, foul) and the settlement they give."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        q = ctx.query
+        self.ctx = ctx
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"))
+        self.seat = q["seat"] if q.get("seat") in handbook.SEATS else "S"
+        self.foul = q.get("foul") or USUAL
+        self.result = ft.Column(spacing=8, key="chombo-result")
+        self.foul_slot = ft.Row([self.foul_picker()])
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        seats = ft.SegmentedButton(
+            segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
+                                                        semantics_label=_(SEAT_NAMES[s])))
+                      for s in handbook.SEATS],
+            selected=[self.seat], on_change=self.pick_seat, show_selected_icon=False,
+            expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
+        )
+        return self.ctx.view(route=self.ctx.route, title=_("Chombo settlement"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.ruleset, self.pick_ruleset)]),
+            self.foul_slot,
+            captioned(_("Offender seat"), ft.Row([seats])),
+            ft.Text(_("East is the dealer."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.result,
+        ])
+
+    def foul_picker(self) -> ft.Control:
+        """The ruleset's usual chombo and the fouls whose rows give a chombo of their own."""
+        _, lib = self.ctx._, self.ctx.library
+        fouls = handbook.chombo_fouls(self.ruleset, library=lib)
+        if self.foul not in {r.id for r in fouls}:
+            self.foul = USUAL
+        usual = handbook.chombo(self.ruleset, "S", library=lib).points
         options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
         options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
-        return named(ft.Dropdown(label=_("Foul"), value=state["foul"], options=options, expand=True,
-                                 text_size=BODY, on_select=pick_foul, key="foul"))
+        return named(ft.Dropdown(label=_("Foul"), value=self.foul, options=options, expand=True,
+                                 text_size=BODY_SIZE, on_select=self.pick_foul, key="foul"))
 
-    def show() -> None:
+    def show(self) -> None:
+        _, lib = self.ctx._, self.ctx.library
         try:
-            s = handbook.chombo(state["ruleset"], state["seat"], library=lib,
-                                foul=None if state["foul"] == USUAL else state["foul"])
+            s = handbook.chombo(self.ruleset, self.seat, library=lib,
+                                foul=None if self.foul == USUAL else self.foul)
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        rs = lib.rulesets[state["ruleset"]]
-        rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
-        if any(s.payments.values()):
-            rows.append(ft.Text(_("Payments (table points)"), size=SMALL, weight=ft.FontWeight.W_600))
-            for seat in handbook.SEATS:
-                who = _(SEAT_NAMES[seat])
-                if seat == state["seat"]:
-                    who = _("{seat} — offender").format(seat=who)
-                rows.append(ft.Semantics(
-                    label=f"{who}: {signed(s.payments[seat], ctx.locale)}", container=True,
-                    content=ft.Row([ft.Text(who, size=BODY, expand=True),
-                                    ft.Text(signed(s.payments[seat], ctx.locale), size=BIG - 4,
-                                            weight=ft.FontWeight.W_700)])))
-        else:
-            rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
-                                weight=ft.FontWeight.W_600, key="no-payment"))
-        rows.append(ft.Row([
-            ft.Container(_fact(_("Points deducted"), f"{s.points}P", size=BIG, key="points"),
-                         expand=True),
-            ft.Container(_fact(_("Strike"), _yes_no(ctx, s.strike), size=BIG, key="strike",
-                               color=ft.Colors.ERROR if s.strike else None), expand=True),
-        ]))
-        rows.append(ft.Text(_("What happens to the hand"), size=SMALL, weight=ft.FontWeight.W_600))
-        rows += _notes(hand_effects(s, _))
-        if s.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
-            rows += _notes(s.notes)
-        # the handbook's readings and the editions that settle a chombo differently
-        interpretations, edition_notes = rs.notes_for_tool("chombo")
-        rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations,
-                               edition_notes=edition_notes)
-        rows.append(_link(ctx, source_link(lib, rs.id, s.ref, s.foul)))
-        result.controls = [_card(rows)]
+        self.result.controls = [_card(_settlement_rows(self.ctx, lib.rulesets[self.ruleset], s, self.seat))]
 
-    def pick_ruleset(value: str) -> None:
-        state["ruleset"] = value
-        foul_slot.controls = [foul_picker()]
-        show()
-        update_page(ctx)
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    def pick_foul(e) -> None:
-        state["foul"] = e.control.value or USUAL
-        show()
-        update_page(ctx)
+    def pick_ruleset(self, value: str) -> None:
+        self.ruleset = value
+        self.foul_slot.controls = [self.foul_picker()]
+        self.changed()
 
-    def pick_seat(e) -> None:
+    def pick_foul(self, e) -> None:
+        self.foul = e.control.value or USUAL
+        self.changed()
+
+    def pick_seat(self, e) -> None:
         sel = list(e.control.selected or [])
         if sel:
-            state["seat"] = sel[0]
-        show()
-        update_page(ctx)
+            self.seat = sel[0]
+        self.changed()
 
-    seats = ft.SegmentedButton(
-        segments=[ft.Segment(value=s, label=ft.Text(s, size=MEDIUM, weight=ft.FontWeight.W_600,
-                                                    semantics_label=_(SEAT_NAMES[s])))
-                  for s in handbook.SEATS],
-        selected=[state["seat"]], on_change=pick_seat, show_selected_icon=False,
-        expand=True, key="seat", style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=14)),
-    )
-    foul_slot.controls = [foul_picker()]
-    show()
-    return ctx.view(
-        route=ctx.route, title=_("Chombo settlement"),
-        controls=[
-            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
-            foul_slot,
-            labelled(_("Offender seat"), ft.Row([seats])),
-            ft.Text(_("East is the dealer."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-            result,
-        ],
-    )
+
+def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender: str) -> list[ft.Control]:
+    """A chombo settlement: the ruling, the payments per seat (or none), P and Strike, what
+    happens to the hand, the notes and the § link."""
+    _ = ctx._
+    rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
+    if any(s.payments.values()):
+        rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for seat in handbook.SEATS:
+            who = _(SEAT_NAMES[seat])
+            if seat == offender:
+                who = _("{seat} — offender").format(seat=who)
+            rows.append(ft.Semantics(
+                label=f"{who}: {signed(s.payments[seat], ctx.locale)}", container=True,
+                content=ft.Row([ft.Text(who, size=BODY_SIZE, expand=True),
+                                ft.Text(signed(s.payments[seat], ctx.locale), size=BIG - 4,
+                                        weight=ft.FontWeight.W_700)])))
+    else:
+        rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
+                            weight=ft.FontWeight.W_600, key="no-payment"))
+    rows.append(_points_and_strike(ctx, s.points, s.strike))
+    rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+    rows += _notes(hand_effects(s, _))
+    rows += _titled_notes(ctx, s.notes)
+    # the handbook's readings and the editions that settle a chombo differently
+    interpretations, edition_notes = rs.notes_for_tool("chombo")
+    rows += handbook_notes(ctx, ruleset=rs.id, interpretations=interpretations, edition_notes=edition_notes)
+    rows.append(source_button(ctx, source_link(ctx.library, rs.id, s.ref, s.foul)))
+    return rows
+
+
+def _points_and_strike(ctx: AppContext, points: int, strike: bool) -> ft.Control:
+    """"Points deducted" and "Strike", side by side, large."""
+    _ = ctx._
+    return ft.Row([
+        ft.Container(fact(_("Points deducted"), f"{points}P", size=BIG, key="points"), expand=True),
+        ft.Container(fact(_("Strike"), yes_no(ctx, strike), size=BIG, key="strike",
+                          color=ft.Colors.ERROR if strike else None), expand=True),
+    ])
+
+
+def _titled_notes(ctx: AppContext, notes: Sequence[str]) -> list[ft.Control]:
+    """"Notes" and the notes as bullets (nothing when there are none)."""
+    if not notes:
+        return []
+    return [ft.Text(ctx._("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600), *_notes(notes)]
 
 
 # ------------------------------------------------------------------ /tools/revealed
 
 def build_revealed(ctx: AppContext) -> ft.View:
     """Revealed tiles: ruleset, count (steppers), source, during the deal → penalty, P, Strike."""
-    _ = ctx._
-    lib = ctx.library
-    q = ctx.query
-    state = {
-        "ruleset": default_ruleset(lib, ctx.ruleset, q.get("ruleset")),
-        "tiles": q.get("tiles", "3"),
-        "source": q.get("source") if q.get("source") in handbook.SOURCES else "hand",
-        "deal": q.get("deal", "") in ("1", "true", "yes"),
-    }
-    result = ft.Column(spacing=8, key="revealed-result")
-    tiles_box = ft.TextField(
-        label=_("Tiles revealed"), value=str(state["tiles"]), width=130, text_size=MEDIUM + 2,
-        text_align=ft.TextAlign.CENTER, keyboard_type=ft.KeyboardType.NUMBER, key="tiles",
-        input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,3}$", allow=True, replacement_string=""),
-    )
+    return _RevealedScreen(ctx).view()
 
-    def show() -> None:
+
+class _RevealedScreen:
+    """The revealed-tiles screen's inputs (ruleset, tile count as typed, source, during the deal)
+    and the ruling they give."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        q = ctx.query
+        self.ctx = ctx
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"))
+        self.tiles = q.get("tiles", "3")
+        self.source = q["source"] if q.get("source") in handbook.SOURCES else "hand"
+        self.deal = q.get("deal", "") in ("1", "true", "yes")
+        self.result = ft.Column(spacing=8, key="revealed-result")
+        self.tiles_box = ft.TextField(
+            label=ctx._("Tiles revealed"), value=str(self.tiles), width=130, text_size=MEDIUM + 2,
+            text_align=ft.TextAlign.CENTER, keyboard_type=ft.KeyboardType.NUMBER, key="tiles",
+            input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,3}$", allow=True, replacement_string=""),
+            on_change=self.typed,
+        )
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        stepper_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+        stepper = ft.Row(
+            controls=[
+                icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: self.step(-1), filled=True, size=56,
+                            icon_size=28, style=stepper_style, key="fewer"),
+                self.tiles_box,
+                icon_button(ft.Icons.ADD, _("More tiles"), lambda e: self.step(1), filled=True, size=56,
+                            icon_size=28, style=stepper_style, key="more"),
+            ],
+            alignment=ft.MainAxisAlignment.CENTER, spacing=12, vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], self.source,
+                                 self.pick_source, key="source")
+        return self.ctx.view(route=self.ctx.route, title=_("Revealed tiles"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.ruleset, self.pick_ruleset)]),
+            stepper,
+            captioned(_("Source"), sources),
+            switch_row(ft.Switch(label=_("During the deal"), value=self.deal, on_change=self.pick_deal, key="deal",
+                                 label_text_style=ft.TextStyle(size=BODY_SIZE))),
+            self.result,
+        ])
+
+    def show(self) -> None:
+        _, lib = self.ctx._, self.ctx.library
         try:
-            n = parse_tiles(state["tiles"])
-            r = handbook.revealed_tiles(state["ruleset"], n, source=state["source"],
-                                        during_deal=state["deal"], library=lib)
+            r = handbook.revealed_tiles(self.ruleset, parse_tiles(self.tiles), source=self.source,
+                                        during_deal=self.deal, library=lib)
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        rs = lib.rulesets[r.ruleset or state["ruleset"]]
-        row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
-        headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
-        rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
-                                  _fact(_("Penalty"), headline, size=BIG, key="penalty")]
-        if r.choices:
-            rows.append(ft.Text(_("The referee's call"), size=SMALL, weight=ft.FontWeight.W_600))
-            rows += [ft.Semantics(
-                label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
-                content=ft.Row([ft.Text("•", size=BODY),
-                                ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
-                                           *([ft.Text(c.when, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT)]
-                                             if c.when else [])], spacing=0, tight=True, expand=True)],
-                               vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
-                for i, c in enumerate(r.choices)]
-        if row is not None and not r.choices:
-            rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul,
-                                                                          penalty=row.penalty),
-                                size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
-        rows.append(ft.Row([
-            ft.Container(_fact(_("Points deducted"), f"{r.points}P", size=BIG, key="points"),
-                         expand=True),
-            ft.Container(_fact(_("Strike"), _yes_no(ctx, r.strike), size=BIG, key="strike",
-                               color=ft.Colors.ERROR if r.strike else None), expand=True),
-        ]))
-        if r.notes:
-            rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
-            rows += _notes(r.notes)
-        rows.append(_link(ctx, source_link(lib, rs.id, r.ref, r.foul)))
-        result.controls = [_card(rows)]
+        self.result.controls = [_card(_revealed_rows(self.ctx, lib.rulesets[r.ruleset or self.ruleset], r))]
 
-    def refresh() -> None:
-        show()
-        update_page(ctx)
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    def pick_ruleset(value: str) -> None:
-        state["ruleset"] = value
-        refresh()
+    def pick_ruleset(self, value: str) -> None:
+        self.ruleset = value
+        self.changed()
 
-    def typed(e) -> None:
-        state["tiles"] = e.control.value or ""
-        refresh()
+    def typed(self, e) -> None:
+        self.tiles = e.control.value or ""
+        self.changed()
 
-    def step(delta: int) -> None:
+    def step(self, delta: int) -> None:
         try:
-            n = parse_tiles(state["tiles"])
+            n = parse_tiles(self.tiles)
         except ValueError:
             n = 0
-        n = min(handbook.core.rulings.MAX_TILES, max(1, n + delta))
-        state["tiles"] = str(n)
-        tiles_box.value = str(n)
-        refresh()
+        self.tiles = self.tiles_box.value = str(min(handbook.core.rulings.MAX_TILES, max(1, n + delta)))
+        self.changed()
 
-    def deal(e) -> None:
-        state["deal"] = bool(e.control.value)
-        refresh()
+    def pick_source(self, value: str) -> None:
+        self.source = value
+        self.changed()
 
-    tiles_box.on_change = typed
-    stepper_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
-    stepper = ft.Row(
-        controls=[
-            icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: step(-1), filled=True, size=56,
-                        icon_size=28, style=stepper_style, key="fewer"),
-            tiles_box,
-            icon_button(ft.Icons.ADD, _("More tiles"), lambda e: step(1), filled=True, size=56,
-                        icon_size=28, style=stepper_style, key="more"),
-        ],
-        alignment=ft.MainAxisAlignment.CENTER, spacing=12,
-        vertical_alignment=ft.CrossAxisAlignment.START,
-    )
-    def pick_source(value: str) -> None:
-        state["source"] = value
-        refresh()
+    def pick_deal(self, e) -> None:
+        self.deal = bool(e.control.value)
+        self.changed()
 
-    sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], state["source"],
-                             pick_source, key="source")
-    show()
-    return ctx.view(
-        route=ctx.route, title=_("Revealed tiles"),
-        controls=[
-            ft.Row([_ruleset_picker(ctx, state["ruleset"], pick_ruleset)]),
-            stepper,
-            labelled(_("Source"), sources),
-            switch_row(ft.Switch(label=_("During the deal"), value=state["deal"], on_change=deal, key="deal",
-                                 label_text_style=ft.TextStyle(size=BODY))),
-            result,
-        ],
-    )
+
+def _revealed_rows(ctx: AppContext, rs, r: handbook.Ruling) -> list[ft.Control]:
+    """A revealed-tiles ruling: the penalty (or the referee's choices), the source's row, P and
+    Strike, the notes and the § link."""
+    _ = ctx._
+    row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
+    headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
+    rows: list[ft.Control] = [_ruling(ctx, rs.id, r.ref, headline, r.points, r.strike),
+                              fact(_("Penalty"), headline, size=BIG, key="penalty")]
+    if r.choices:
+        rows.append(ft.Text(_("The referee's call"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        rows += [_choice(c, i) for i, c in enumerate(r.choices)]
+    elif row is not None:
+        rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul, penalty=row.penalty),
+                            size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+    rows.append(_points_and_strike(ctx, r.points, r.strike))
+    rows += _titled_notes(ctx, r.notes)
+    rows.append(source_button(ctx, source_link(ctx.library, rs.id, r.ref, r.foul)))
+    return rows
+
+
+def _choice(c: handbook.Choice, i: int) -> ft.Control:
+    """One outcome the source leaves to the referee, with the circumstance it names."""
+    return ft.Semantics(
+        label=f"{c.wording}" + (f" ({c.when})" if c.when else ""), container=True, key=f"choice-{i}",
+        content=ft.Row([ft.Text("•", size=BODY_SIZE),
+                        ft.Column([ft.Text(c.wording, size=MEDIUM, weight=ft.FontWeight.W_600),
+                                   *([ft.Text(c.when, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+                                     if c.when else [])], spacing=0, tight=True, expand=True)],
+                       vertical_alignment=ft.CrossAxisAlignment.START, spacing=8))
 
 
 # ------------------------------------------------------------------ /tools/strikes
@@ -508,163 +440,119 @@ def build_revealed(ctx: AppContext) -> ft.View:
 def build_strikes(ctx: AppContext) -> ft.View:
     """The AZRM strike window: Strike dates (typed, picked or from a ledger player) and the day
     → today's count, the window, the countdown, Suspension, Ban; the literal reading stated."""
-    from handbook.ui.views.ledger import get_ledger
+    return _StrikesScreen(ctx).view()
 
-    _ = ctx._
-    lib = ctx.library
-    q = ctx.query
-    ledger = get_ledger(ctx)
-    today = datetime.date.today()
-    player = q.get("player")
-    dates_text = q.get("dates", "").replace(",", "\n")
-    if player and ledger is not None:
-        dates_text = "\n".join(d.isoformat() for d in ledger.strike_dates(player))
-    state = {"on": q.get("on") or today.isoformat()}
 
-    result = ft.Column(spacing=8, key="strikes-result")
-    dates_box = ft.TextField(
-        label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
-        hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
-        text_size=BODY, key="strike-dates",
-    )
-    on_box = ft.TextField(label=_("On date"), value=state["on"], expand=True, text_size=BODY,
-                          hint_text="YYYY-MM-DD", key="on-date")
+class _StrikesScreen:
+    """The strike window screen: the Strike dates and the on date as typed (or picked, or filled
+    in from a ledger player), and the standing they give."""
 
-    def show() -> None:
-        on_box.error_text = None
-        dates_box.error_text = None
+    def __init__(self, ctx: AppContext) -> None:
+        _, q = ctx._, ctx.query
+        self.ctx = ctx
+        self.ledger = judged_ledger(ctx)
+        self.today = datetime.date.today()
+        self.player = q.get("player")
+        dates_text = q.get("dates", "").replace(",", "\n")
+        if self.player and self.ledger is not None:
+            dates_text = "\n".join(d.isoformat() for d in self.ledger.strike_dates(self.player))
+        self.result = ft.Column(spacing=8, key="strikes-result")
+        self.dates_box = ft.TextField(
+            label=_("Strike dates"), value=dates_text, multiline=True, min_lines=3, max_lines=8,
+            hint_text=_("One date per line, YYYY-MM-DD; repeat a date for several Strikes that day"),
+            text_size=BODY_SIZE, key="strike-dates", on_change=self.changed,
+        )
+        self.on_box = ft.TextField(label=_("On date"), value=q.get("on") or self.today.isoformat(), expand=True,
+                                   text_size=BODY_SIZE, hint_text="YYYY-MM-DD", key="on-date", on_change=self.changed)
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        controls: list[ft.Control] = [
+            *self.player_picker(),
+            self.dates_box,
+            ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
+                                      on_click=lambda e: self.open_picker(self.dates_box, append=True))]),
+            ft.Row([self.on_box,
+                    icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
+                                lambda e: self.open_picker(self.on_box, append=False)),
+                    ft.TextButton(_("Today"), height=TOUCH, on_click=self.set_today)],
+                   vertical_alignment=ft.CrossAxisAlignment.START),
+            self.result,
+        ]
+        return self.ctx.view(route=self.ctx.route, title=_("Strikes"), controls=controls)
+
+    def player_picker(self) -> list[ft.Control]:
+        """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger)."""
+        _ = self.ctx._
+        players = self.ledger.players() if self.ledger is not None else []
+        if not players:
+            return []
+        return [ft.Row([named(ft.Dropdown(
+            label=_("Ledger player"), value=self.player if any(p.key == self.player for p in players) else None,
+            options=[ft.DropdownOption(key=p.key, text=_player_label(self.ctx, p)) for p in players],
+            on_select=self.use_player, expand=True, key="ledger-player",
+            helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
+        ))], margin=ft.Margin.only(bottom=8))]
+
+    def show(self) -> None:
+        _ = self.ctx._
+        self.on_box.error_text = self.dates_box.error_text = None
         try:
-            dates = parse_strike_dates(dates_box.value or "")
+            dates = parse_strike_dates(self.dates_box.value or "")
         except ValueError as exc:
-            dates_box.error_text = _("Check the dates")
-            result.controls = [error_box(readable(exc, _))]
+            self.dates_box.error_text = _("Check the dates")
+            self.result.controls = [error_box(readable(exc, _))]
             return
         try:
-            on = parse_on(on_box.value or "")
+            on = parse_on(self.on_box.value or "")
         except ValueError as exc:
-            on_box.error_text = _("YYYY-MM-DD")
-            result.controls = [error_box(readable(exc, _))]
+            self.on_box.error_text = _("YYYY-MM-DD")
+            self.result.controls = [error_box(readable(exc, _))]
             return
         try:
             s = handbook.strike_status(dates, on)
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        result.controls = [_card(strike_status_controls(ctx, s))]
+        self.result.controls = [_card(strike_status_controls(self.ctx, s))]
 
-    def refresh(e=None) -> None:
-        show()
-        update_page(ctx)
+    def changed(self, e=None) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    dates_box.on_change = refresh
-    on_box.on_change = refresh
+    def set_today(self, e=None) -> None:
+        self.on_box.value = self.today.isoformat()
+        self.changed()
 
-    def picker(target: ft.TextField, append: bool) -> ft.DatePicker:
+    def use_player(self, e) -> None:
+        key = e.control.value
+        if self.ledger is None or not key:
+            return
+        self.dates_box.value = "\n".join(d.isoformat() for d in self.ledger.strike_dates(key))
+        self.changed()
+
+    def open_picker(self, target: ft.TextField, *, append: bool) -> None:
+        """A date picker that adds a Strike date (``append``) or sets the on date."""
         def picked(e) -> None:
             value = e.control.value
             if value is None:
                 return
             d = value.date() if isinstance(value, datetime.datetime) else value
-            if append:
-                existing = (target.value or "").rstrip()
-                target.value = (existing + "\n" if existing else "") + d.isoformat()
-            else:
-                target.value = d.isoformat()
-            refresh()
+            existing = (target.value or "").rstrip()
+            target.value = (existing + "\n" if existing and append else "") + d.isoformat()
+            self.changed()
 
-        return ft.DatePicker(first_date=datetime.datetime(2000, 1, 1),
-                             last_date=datetime.datetime(2100, 12, 31),
-                             current_date=datetime.datetime.now(),
-                             help_text=_("Strike date") if append else _("On date"),
-                             on_change=picked)
-
-    def open_picker(target: ft.TextField, append: bool) -> None:
-        ctx.page.show_dialog(picker(target, append))
-
-    def use_player(e) -> None:
-        key = e.control.value
-        if ledger is None or not key:
-            return
-        dates_box.value = "\n".join(d.isoformat() for d in ledger.strike_dates(key))
-        refresh()
-
-    controls: list[ft.Control] = []
-    if ledger is not None:
-        players = ledger.players()
-        if players:
-            controls.append(ft.Row([named(ft.Dropdown(
-                label=_("Ledger player"), value=player if any(p.key == player for p in players) else None,
-                options=[ft.DropdownOption(key=p.key, text=_player_label(ctx, p)) for p in players],
-                on_select=use_player, expand=True, key="ledger-player",
-                helper_text=_("Fills in the player's AZRM Strikes from the ledger"),
-            ))], margin=ft.Margin.only(bottom=8)))
-    controls += [
-        dates_box,
-        ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
-                                  on_click=lambda e: open_picker(dates_box, True))]),
-        ft.Row([on_box,
-                icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
-                            lambda e: open_picker(on_box, False)),
-                ft.TextButton(_("Today"), height=TOUCH,
-                              on_click=lambda e: (setattr(on_box, "value", today.isoformat()),
-                                                  refresh()))],
-               vertical_alignment=ft.CrossAxisAlignment.START),
-        result,
-    ]
-    show()
-    return ctx.view(route=ctx.route, title=_("Strikes"), controls=controls)
+        self.ctx.page.show_dialog(ft.DatePicker(
+            first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
+            current_date=datetime.datetime.now(),
+            help_text=self.ctx._("Strike date") if append else self.ctx._("On date"), on_change=picked))
 
 
 def _player_label(ctx: AppContext, p) -> str:
     name = p.name if not p.club else f"{p.name} ({p.club})"
     return ctx.ngettext("{name} — {n} Strike", "{name} — {n} Strikes", p.strikes).format(
         name=name, n=p.strikes)
-
-
-def strike_status_controls(ctx: AppContext, s: handbook.StrikeStatus, *, link: bool = True,
-                           literal: bool = True) -> list[ft.Control]:
-    """The countdown: headline, figures with Babel-formatted dates, the reading used in one
-    sentence (always: the strikes screen and the ledger's player screen both state it; ``literal``
-    is kept for callers and no longer hides it), § link (``link``). Shared with the ledger."""
-    _ = ctx._
-    if s.banned:
-        headline, color = _("Banned"), ft.Colors.ERROR
-    elif s.suspended:
-        headline, color = _("Suspended"), ft.Colors.ERROR
-    else:
-        headline, color = _("Not suspended"), None
-    rows: list[ft.Control] = [
-        ft.Semantics(label=_("Standing: {v}").format(v=headline), container=True, key="standing",
-                     content=ft.Text(headline, size=BIG + 2, weight=ft.FontWeight.W_800, color=color)),
-    ]
-    if s.suspended:
-        rows.append(_fact(_("Suspension"), _("{first} to {last} (both included)").format(
-            first=_date(s.suspension_start, _), last=_date(s.suspension_end, _)), key="suspension"))
-
-    def cell(control: ft.Control) -> ft.Control:
-        return ft.Container(control, expand=True)
-
-    rows += [
-        ft.Row([
-            cell(_fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today")),
-            cell(_fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window")),
-            cell(_fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
-                       key="until")),
-        ], vertical_alignment=ft.CrossAxisAlignment.END),
-        _fact(_("Window"), _("{start} to {on}").format(start=_date(s.window_start, _), on=_date(s.on, _)),
-              size=BODY + 2, key="window"),
-        _fact(_("Next drop-out"), _date(s.next_drop_out, _) if s.next_drop_out
-              else _("No Strikes in the window"), size=BODY + 2, key="drop-out",
-              note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
-        ft.Row([
-            cell(_fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4, key="suspensions")),
-            cell(_fact(_("Banned"), _yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
-        ]),
-    ]
-    rows.append(ft.Text(_(LITERAL_READING), size=SMALL, italic=True, key="literal-reading"))
-    if link and "azrm" in ctx.library.rulesets:
-        rows.append(_link(ctx, source_link(ctx.library, "azrm", "1.4")))
-    return rows
 
 
 __all__ = [
@@ -795,7 +683,7 @@ def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
     seat = _(FINAL_SEAT_NAMES[r.seat])
 
     def cell(label: str, value: str, key: str) -> ft.Control:
-        return ft.Container(_fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
+        return ft.Container(fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
 
     head = ft.Semantics(
         label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final, locale=ctx.locale)),
@@ -820,7 +708,7 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
     lib = ctx.library
     rows: list[ft.Control] = [_final_row(ctx, r) for r in f.rows]
     rows.append(ft.Text(_("Final P = (table − {start}) / 1,000 + sticks + uma − penalty").format(
-        start=_.format_decimal(f.start)), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+        start=_.format_decimal(f.start)), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u, locale=ctx.locale) for u in f.uma_scheme)), "uma"),
              (_("Riichi sticks left: {rule}").format(rule=_(DEPOSIT_RULE_NAMES[f.deposits_to])), "deposits"),
              (_("Starting points {start}").format(start=_.format_decimal(f.start)), "start"),
@@ -829,15 +717,15 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
         if what not in f.sources:
             continue
         rid, ref = f.sources[what]
-        rows.append(ft.Column([ft.Text(text, size=BODY, weight=ft.FontWeight.W_600),
-                               _link(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
+        rows.append(ft.Column([ft.Text(text, size=BODY_SIZE, weight=ft.FontWeight.W_600),
+                               source_button(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
     if f.notes:
-        rows.append(ft.Text(_("Notes"), size=SMALL, weight=ft.FontWeight.W_600))
+        rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += _notes(f.notes)
     text = final_text(f, lib, _)
     rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
                                              on_click=lambda e: on_copy(text), key="copy")]))
-    rows.append(ft.Text(text, size=SMALL, selectable=True, key="plain-text", font_family="monospace"))
+    rows.append(ft.Text(text, size=SMALL_SIZE, selectable=True, key="plain-text", font_family="monospace"))
     return [_card(rows)]
 
 
@@ -853,115 +741,116 @@ def build_final(ctx: AppContext) -> ft.View:
     """End of the hanchan: ruleset, the four table scores (± sign, grouped as typed), riichi sticks
     left, penalties per seat (P) → rank, table points, uma, sticks, penalty and final P per seat,
     each rule with its section; a total that does not add up is answered with by how much."""
-    _ = ctx._
-    lib = ctx.library
-    st = _FinalState(ctx)
-    result = ft.Column(spacing=8, key="final-result")
-    boxes: dict[str, ft.TextField] = {}
+    return _FinalScreen(ctx).view()
 
-    def show() -> None:
-        if st.missing():
-            result.controls = [ft.Text(_("Enter the four table scores."), size=BODY, italic=True,
-                                       key="final-hint")]
+
+class _FinalScreen:
+    """The end-of-hanchan screen: the inputs (:class:`_FinalState`), their boxes and the result."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        _ = ctx._
+        self.ctx = ctx
+        self.st = _FinalState(ctx)
+        self.result = ft.Column(spacing=8, key="final-result")
+        self.boxes: dict[str, ft.TextField] = {}
+        self.sticks_box = ft.Text(str(self.st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
+                                  text_align=ft.TextAlign.CENTER, key="sticks")
+        self.sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=self.st.sticks),
+                                        content=self.sticks_box)
+        self.show()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        ids = list(handbook.core.rulings._rulings(self.ctx.library).final)
+        return self.ctx.view(route=self.ctx.route, title=_("End of hanchan"), controls=[
+            ft.Row([_ruleset_picker(self.ctx, self.st.ruleset, self.pick_ruleset, ids)]),
+            ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
+                      "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+            *[self.seat_row(seat) for seat in handbook.SEATS], self.sticks_row(), self.result,
+        ])
+
+    def seat_row(self, seat: str) -> ft.Control:
+        """± sign, the seat's table points, its penalty P."""
+        _ = self.ctx._
+        name = _(FINAL_SEAT_NAMES[seat])
+        box = self.boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), self.st.scores[seat],
+                                             lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}")
+        box.on_blur = lambda e: self.left(seat, e)
+        pen = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
+                          lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=110)
+        return ft.Row([
+            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
+                        lambda e: self.flip(seat), key=f"sign-{seat}"),
+            box, pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
+
+    def sticks_row(self) -> ft.Control:
+        """Riichi sticks left on the table, with − and + buttons."""
+        _ = self.ctx._
+        style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
+        return ft.Row([
+            ft.Text(_("Riichi sticks left"), size=BODY_SIZE, expand=True),
+            icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: self.step(-1), filled=True,
+                        style=style, key="fewer-sticks"),
+            self.sticks_name,
+            icon_button(ft.Icons.ADD, _("More riichi sticks"), lambda e: self.step(1), filled=True,
+                        style=style, key="more-sticks"),
+        ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+    def show(self) -> None:
+        _ = self.ctx._
+        if self.st.missing():
+            self.result.controls = [ft.Text(_("Enter the four table scores."), size=BODY_SIZE, italic=True,
+                                            key="final-hint")]
             return
         try:
-            f = st.compute(lib)
+            f = self.st.compute(self.ctx.library)
         except handbook.ScoreSumError as exc:
-            result.controls = [error_box(sum_error_text(exc, _))]
+            self.result.controls = [error_box(sum_error_text(exc, _))]
             return
         except ValueError as exc:
-            result.controls = [error_box(readable(exc, _))]
+            self.result.controls = [error_box(readable(exc, _))]
             return
-        result.controls = _final_result(ctx, f, copy)
+        self.result.controls = _final_result(self.ctx, f, self.copy)
 
-    def refresh() -> None:
-        show()
-        update_page(ctx)
+    def changed(self) -> None:
+        self.show()
+        self.ctx.page.update()
 
-    async def _copy(text: str) -> None:
+    def typed(self, values: dict[str, str], seat: str, e) -> None:
+        values[seat] = e.control.value or ""
+        self.changed()
+
+    def left(self, seat: str, e) -> None:
+        """Group the thousands when the box loses focus (not per key: a value rewritten by the
+        server while the judge types could drop a key)."""
+        grouped = group_as_typed(e.control.value or "", self.ctx.locale)
+        if grouped != (e.control.value or ""):
+            e.control.value = self.st.scores[seat] = grouped
+            self.ctx.page.update()
+
+    def flip(self, seat: str) -> None:
+        box = self.boxes[seat]
+        self.st.scores[seat] = box.value = group_as_typed(flip_sign(box.value or ""), self.ctx.locale)
+        self.changed()
+
+    def pick_ruleset(self, value: str) -> None:
+        self.st.ruleset = value
+        self.changed()
+
+    def step(self, delta: int) -> None:
+        self.st.sticks = max(0, self.st.sticks + delta)
+        self.sticks_box.value = str(self.st.sticks)
+        self.sticks_name.label = self.ctx._("Riichi sticks left: {n}").format(n=self.st.sticks)
+        self.changed()
+
+    def copy(self, text: str) -> None:
+        self.ctx.page.run_task(self._copy, text)
+
+    async def _copy(self, text: str) -> None:
+        _ = self.ctx._
         try:
             await ft.Clipboard().set(text)
             msg = _("Result copied")
-        except Exception:  # noqa: BLE001 - no clipboard (permissions, tests): the text is on screen
+        except Exception:  # noqa: BLE001 - no clipboard (the browser's permissions): the text is on screen
             msg = _("Could not copy: select the text below")
-        try:
-            show_snack(ctx, msg, seconds=3)
-        except Exception:  # noqa: BLE001 - a page stub in tests
-            pass
-
-    def copy(text: str) -> None:
-        try:
-            ctx.page.run_task(_copy, text)
-        except Exception:  # noqa: BLE001 - a page stub in tests
-            pass
-
-    def score_changed(seat: str):
-        def changed(e) -> None:
-            st.scores[seat] = e.control.value or ""
-            refresh()
-        return changed
-
-    def score_left(seat: str):
-        """Group the thousands when the box loses focus (not per key: a value rewritten by the
-        server while the judge types could drop a key)."""
-        def left(e) -> None:
-            grouped = group_as_typed(e.control.value or "", ctx.locale)
-            if grouped != (e.control.value or ""):
-                e.control.value = st.scores[seat] = grouped
-                update_page(ctx)
-        return left
-
-    def flip(seat: str) -> None:
-        st.scores[seat] = boxes[seat].value = group_as_typed(flip_sign(boxes[seat].value or ""), ctx.locale)
-        refresh()
-
-    def penalty_changed(seat: str):
-        def changed(e) -> None:
-            st.penalties[seat] = e.control.value or ""
-            refresh()
-        return changed
-
-    def pick_ruleset(value: str) -> None:
-        st.ruleset = value
-        refresh()
-
-    sticks_box = ft.Text(str(st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
-                         text_align=ft.TextAlign.CENTER, key="sticks")
-
-    sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=st.sticks), content=sticks_box)
-
-    def step(delta: int) -> None:
-        st.sticks = max(0, st.sticks + delta)
-        sticks_box.value = str(st.sticks)
-        sticks_name.label = _("Riichi sticks left: {n}").format(n=st.sticks)
-        refresh()
-
-    score_rows = []
-    for seat in handbook.SEATS:
-        name = _(FINAL_SEAT_NAMES[seat])
-        boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), st.scores[seat],
-                                  score_changed(seat), key=f"score-{seat}")
-        boxes[seat].on_blur = score_left(seat)
-        pen = _points_box(_("{seat} — penalty P").format(seat=name), st.penalties[seat],
-                          penalty_changed(seat), key=f"pen-{seat}", width=110)
-        score_rows.append(ft.Row([
-            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
-                        lambda e, s=seat: flip(s), key=f"sign-{seat}"),
-            boxes[seat], pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START))
-    stick_style = ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12))
-    sticks = ft.Row([
-        ft.Text(_("Riichi sticks left"), size=BODY, expand=True),
-        icon_button(ft.Icons.REMOVE, _("Fewer riichi sticks"), lambda e: step(-1), filled=True,
-                    style=stick_style, key="fewer-sticks"),
-        sticks_name,
-        icon_button(ft.Icons.ADD, _("More riichi sticks"), lambda e: step(1), filled=True,
-                    style=stick_style, key="more-sticks"),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    show()
-    ids = list(handbook.core.rulings._rulings(lib).final)
-    return ctx.view(route=ctx.route, title=_("End of hanchan"), controls=[
-        ft.Row([_ruleset_picker(ctx, st.ruleset, pick_ruleset, ids)]),
-        ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
-                  "typed from the penalties given."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        *score_rows, sticks, result,
-    ])
+        show_snack(self.ctx, msg, seconds=3)

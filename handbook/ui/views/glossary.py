@@ -3,7 +3,7 @@ either script) and ``/glossary/<id>`` (one term with its sections and see-also t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import flet as ft
 
@@ -14,8 +14,8 @@ from handbook.ui.routes import section_route, term_route
 from handbook.ui.text import ref_label
 from handbook.ui.titles import section_title, term_title
 from handbook.ui.titles import sorted_terms as _sorted_terms
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     refresh,
     BODY_SIZE,
     SMALL_SIZE,

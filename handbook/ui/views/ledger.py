@@ -8,7 +8,7 @@ Accessible names: "Player", "Club id (optional)", "Date", "Pick the date", "Rule
 "Strike (the judge decides)", "Points (the judge decides)", "Table/round note", "Add record",
 "Export JSON", "Export CSV", "Import a file", "Remove record", "Undo".
 
-Storage: :func:`get_ledger` opens the app's ledger once per process — the JSON file in the data
+Storage: :func:`handbook.ui.gate.judged_ledger` gives the app's ledger (``ctx.stores``) — the JSON file in the data
 folder (shared by every browser tab in server mode), or SharedPreferences in the browser build
 (loaded asynchronously; the screen shows a spinner until then). A damaged data file that was
 moved aside is reported in a banner.
@@ -17,7 +17,6 @@ moved aside is reported in a banner.
 from __future__ import annotations
 
 import datetime
-import threading
 from collections.abc import Awaitable, Callable
 
 import flet as ft
@@ -28,50 +27,24 @@ from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
-from handbook.ui.gate import judge_ok, lock_action, passphrase_view
+from handbook.ui.gate import judge_ok, judged_ledger, lock_action, passphrase_view
 from handbook.ui.routes import build_route
-from handbook.ui.views.calculators import (
-    BODY,
+from handbook.ui.widgets import (
+    BODY_SIZE as BODY,
     MEDIUM,
-    SMALL,
+    SMALL_SIZE as SMALL,
+    captioned,
     default_ruleset,
     error_box,
     icon_button,
-    labelled,
     named,
     strike_status_controls,
-    update_page,
+    empty_note,
+    nav_tile,
+    show_snack,
 )
 
-_open_lock = threading.Lock()
 EXPORT_FOLDER = "exports"
-
-
-# ------------------------------------------------------------------ the app's ledger
-
-def get_ledger(ctx: AppContext) -> Ledger | None:
-    """The app's ledger; ``None`` while the browser build is still loading it (the screen is
-    rebuilt when it is ready), and for a session that has not given the judge passphrase
-    (:func:`handbook.ui.gate.judge_ok`), so no screen shows ledger data to it."""
-    if not judge_ok(ctx):
-        return None
-    current = ledger_mod._app_ledger  # noqa: SLF001 - the module keeps the one instance
-    if current is not None:
-        return current
-    if not is_web():
-        with _open_lock:
-            if ledger_mod._app_ledger is None:  # noqa: SLF001
-                from handbook.storage import open_db
-
-                ledger_mod.set_app_ledger(Ledger(open_db(), ctx.library))
-        return ledger_mod._app_ledger  # noqa: SLF001
-
-    async def load() -> None:
-        await ledger_mod.app_ledger(ctx.page)
-        ctx.refresh()
-
-    ctx.page.run_task(load)
-    return None
 
 
 def _loading(ctx: AppContext, title: str) -> ft.View:
@@ -125,13 +98,6 @@ def needs_judge_points(row: PenaltyRow) -> bool:
 
 # ------------------------------------------------------------------ shared pieces
 
-def _snack(ctx: AppContext, text: str, *, action: str | None = None,
-           on_action: Callable | None = None) -> None:
-    from handbook.ui.widgets import show_snack
-
-    show_snack(ctx, text, action=action, on_action=on_action)
-
-
 def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     reports = ledger.damages
     if not reports:
@@ -142,7 +108,7 @@ def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     def dismiss(e) -> None:
         ledger.acknowledge_damage()  # read: not shown again, in any tab or after a restart
         banner.visible = False
-        update_page(ctx)
+        ctx.page.update()
 
     banner = ft.Container(
         key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
@@ -216,10 +182,7 @@ def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
         ], tight=True, spacing=6),
         actions=[ft.TextButton(_("OK"), on_click=close, height=TOUCH)],
     )
-    try:
-        ctx.page.show_dialog(dlg)
-    except Exception:  # noqa: BLE001 - a page stub in tests
-        pass
+    ctx.page.show_dialog(dlg)
 
 
 def _heading(text: str) -> ft.Control:
@@ -260,11 +223,11 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
                                  n).format(n=n, path=str(path))
         except (OSError, ValueError) as exc:
             out.controls = [error_box(_("Export failed: {reason}").format(reason=str(exc)))]
-            update_page(ctx)
+            ctx.page.update()
             return
         out.controls = [ft.Text(msg, size=SMALL, selectable=True, key="export-result")]
-        _snack(ctx, msg)
-        update_page(ctx)
+        show_snack(ctx, msg)
+        ctx.page.update()
 
     async def as_json(e) -> None:
         await export("json")
@@ -288,22 +251,48 @@ def build_ledger(ctx: AppContext) -> ft.View:
     _ = ctx._
     if not judge_ok(ctx):
         return passphrase_view(ctx, _("Ledger"))
-    ledger = get_ledger(ctx)
+    ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, _("Ledger"))
-    lib = ctx.library
+    players = _PlayerList(ctx, ledger)
+    form = _RecordForm(ctx, ledger, on_added=players.refill)
+    importer = _Importer(ctx, ledger, on_imported=players.refill)
+    export_out = ft.Column()
+    controls: list[ft.Control] = [
+        *_damage_banner(ctx, ledger),
+        *_unreadable_note(ctx, ledger),
+        _heading(_("Players")),
+        players.column,
+        _heading(_("Add a record")),
+        *form.controls(),
+        _heading(_("Export and import")),
+        _export_controls(ctx, ledger, None, export_out),
+        export_out,
+        *importer.controls(),
+    ]
+    return ctx.view(route=ctx.route, title=_("Ledger"), controls=controls, actions=lock_action(ctx))
 
-    players_col = ft.Column(spacing=0, key="players")
 
-    def fill_players(players: list[Player] | None = None) -> None:
-        from handbook.ui.widgets import empty_note, nav_tile
+class _PlayerList:
+    """The ledger's players, each a link to their page; :meth:`refill` again after a change."""
 
-        players = ledger.players() if players is None else players
+    def __init__(self, ctx: AppContext, ledger: Ledger):
+        self.ctx, self.ledger = ctx, ledger
+        self.column = ft.Column(spacing=0, key="players")
+        self.fill()
+
+    async def refill(self) -> None:
+        """The players read again in a worker thread (other sessions keep working), then shown."""
+        self.fill(await off_loop(self.ledger.players))
+
+    def fill(self, players: list[Player] | None = None) -> None:
+        _ = self.ctx._
+        players = self.ledger.players() if players is None else players
         if not players:
-            players_col.controls = [empty_note(_("No records yet. Add the first one below."))]
+            self.column.controls = [empty_note(_("No records yet. Add the first one below."))]
             return
-        players_col.controls = [
-            nav_tile(ctx, player_label(p), build_route("player", player=p.key),
+        self.column.controls = [
+            nav_tile(self.ctx, player_label(p), build_route("player", player=p.key),
                      subtitle=" · ".join([
                          _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
                          _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
@@ -311,217 +300,222 @@ def build_ledger(ctx: AppContext) -> ft.View:
                      leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
             for p in players]
 
-    fill_players()
 
-    # ---- the form
-    preset = ledger.player(ctx.query["player"]) if ctx.query.get("player") else None
-    name_box = ft.TextField(label=_("Player"), value=preset.name if preset else "", text_size=BODY,
-                            key="player-name", autofill_hints=None)
-    club_box = ft.TextField(label=_("Club id (optional)"), value=(preset.club or "") if preset else "",
-                            text_size=BODY, key="club")
-    date_box = ft.TextField(label=_("Date"), value=datetime.date.today().isoformat(), expand=True,
-                            hint_text="YYYY-MM-DD", text_size=BODY, key="date")
-    ruleset_id = default_ruleset(lib, ctx.ruleset, ctx.query.get("ruleset"))
-    state: dict = {"ruleset": ruleset_id, "row": None}
-    foul_pick = ft.Dropdown(label=_("Foul"), expand=True, enable_filter=True, editable=True,
-                            menu_height=420, text_size=BODY, key="foul",
-                            # the menu's arrow: named, and 48 px square (a 32 px icon + its padding)
-                            trailing_icon=ft.Container(ft.Icon(ft.Icons.ARROW_DROP_DOWN,
-                                                               semantics_label=_("Show the fouls")),
-                                                       width=32, height=32))
-    row_info = ft.Text("", size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT, key="row-info")
-    strike_choice = ft.SegmentedButton(
-        segments=[ft.Segment(value="yes", label=ft.Text(_("Strike"))),
-                  ft.Segment(value="no", label=ft.Text(_("No Strike")))],
-        selected=[], allow_empty_selection=True, show_selected_icon=False, expand=True,
-        key="judge-strike")
-    strike_switch = ft.Container(content=labelled(_("Strike (the judge decides)"),
-                                                   ft.Row([strike_choice])), visible=False)
-    points_box = ft.TextField(label=_("Points (the judge decides)"), visible=False, width=220,
-                              keyboard_type=ft.KeyboardType.NUMBER, suffix="P", key="judge-points")
-    note_box = ft.TextField(label=_("Table/round note"), multiline=True, max_lines=3, text_size=BODY,
-                            key="note")
-    form_error = ft.Column(key="form-error")
+class _RecordForm:
+    """The form that adds a record: player, club, date, ruleset, foul (with what its row says),
+    the judge's Strike and points where the row leaves them open, a note. ``on_added`` runs
+    after a record is stored."""
 
-    def fill_fouls() -> None:
-        rows = ledger.rows(state["ruleset"])
-        foul_pick.options = [ft.DropdownOption(key=str(r.index), text=row_label(r)) for r in rows]
-        foul_pick.value = None
-        state["row"] = None
-        show_row()
+    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_added: Callable[[], Awaitable[None]]):
+        self.ctx, self.ledger, self.on_added = ctx, ledger, on_added
+        self.saving = False
+        _ = ctx._
+        preset = ledger.player(ctx.query["player"]) if ctx.query.get("player") else None
+        self.ruleset = default_ruleset(ctx.library, ctx.ruleset, ctx.query.get("ruleset"))
+        self.row: PenaltyRow | None = None
+        self.name_box = ft.TextField(label=_("Player"), value=preset.name if preset else "", text_size=BODY,
+                                     key="player-name", autofill_hints=None)
+        self.club_box = ft.TextField(label=_("Club id (optional)"), value=(preset.club or "") if preset else "",
+                                     text_size=BODY, key="club")
+        self.date_box = ft.TextField(label=_("Date"), value=datetime.date.today().isoformat(), expand=True,
+                                     hint_text="YYYY-MM-DD", text_size=BODY, key="date")
+        self.ruleset_pick = ft.Dropdown(
+            label=_("Ruleset"), value=self.ruleset, expand=True, text_size=BODY, key="ruleset",
+            options=[ft.DropdownOption(key=r, text=rs.short) for r, rs in ctx.library.rulesets.items()],
+            on_select=self.pick_ruleset)
+        self.foul_pick = ft.Dropdown(
+            label=_("Foul"), expand=True, enable_filter=True, editable=True, menu_height=420, text_size=BODY,
+            key="foul", on_select=self.pick_foul,
+            # the menu's arrow: named, and 48 px square (a 32 px icon + its padding)
+            trailing_icon=ft.Container(ft.Icon(ft.Icons.ARROW_DROP_DOWN, semantics_label=_("Show the fouls")),
+                                       width=32, height=32))
+        self.row_info = ft.Text("", size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT, key="row-info")
+        self.strike_choice = ft.SegmentedButton(
+            segments=[ft.Segment(value="yes", label=ft.Text(_("Strike"))),
+                      ft.Segment(value="no", label=ft.Text(_("No Strike")))],
+            selected=[], allow_empty_selection=True, show_selected_icon=False, expand=True,
+            key="judge-strike")
+        self.strike_switch = ft.Container(content=captioned(_("Strike (the judge decides)"),
+                                                            ft.Row([self.strike_choice])), visible=False)
+        self.points_box = ft.TextField(label=_("Points (the judge decides)"), visible=False, width=220,
+                                       keyboard_type=ft.KeyboardType.NUMBER, suffix="P", key="judge-points")
+        self.note_box = ft.TextField(label=_("Table/round note"), multiline=True, max_lines=3, text_size=BODY,
+                                     key="note")
+        self.error = ft.Column(key="form-error")
+        self.fill_fouls()
 
-    def show_row() -> None:
-        row: PenaltyRow | None = state["row"]
+    def controls(self) -> list[ft.Control]:
+        _ = self.ctx._
+        return [
+            self.name_box,
+            self.club_box,
+            ft.Row([self.date_box, icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the date"), self.open_date)],
+                   vertical_alignment=ft.CrossAxisAlignment.START),
+            ft.Row([named(self.ruleset_pick)]),
+            ft.Row([named(self.foul_pick)]),
+            self.row_info,
+            self.strike_switch,
+            self.points_box,
+            self.note_box,
+            self.error,
+            ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, height=TOUCH, on_click=self.add,
+                                    key="add-record")]),
+        ]
+
+    # ---- the foul and what its row leaves to the judge
+    def fill_fouls(self) -> None:
+        rows = self.ledger.rows(self.ruleset)
+        self.foul_pick.options = [ft.DropdownOption(key=str(r.index), text=row_label(r)) for r in rows]
+        self.foul_pick.value = None
+        self.row = None
+        self.show_row()
+
+    def show_row(self) -> None:
+        _, row = self.ctx._, self.row
         if row is None:
-            row_info.value = _("Choose the foul from the ruleset's penalty table.")
-            strike_switch.visible = points_box.visible = False
+            self.row_info.value = _("Choose the foul from the ruleset's penalty table.")
+            self.strike_switch.visible = self.points_box.visible = False
             return
         parts = [row.penalty or _("(no penalty text)")]
         if row.points is not None and f"{row.points}P" not in row.penalty:
             parts.append(f"{row.points}P")
         parts.append(strike_note(row, _))
-        row_info.value = " · ".join(parts)
-        strike_switch.visible = row.ruleset == ledger_mod.STRIKE_RULESET and row.strike is None
-        strike_choice.selected = []
-        points_box.visible = needs_judge_points(row)
+        self.row_info.value = " · ".join(parts)
+        self.strike_switch.visible = row.ruleset == ledger_mod.STRIKE_RULESET and row.strike is None
+        self.strike_choice.selected = []
+        self.points_box.visible = needs_judge_points(row)
 
-    def pick_ruleset(e) -> None:
-        state["ruleset"] = e.control.value
-        fill_fouls()
-        update_page(ctx)
+    def pick_ruleset(self, e) -> None:
+        self.ruleset = e.control.value
+        self.fill_fouls()
+        self.ctx.page.update()
 
-    def pick_foul(e) -> None:
-        key = e.control.value
-        rows = {str(r.index): r for r in ledger.rows(state["ruleset"])}
-        state["row"] = rows.get(key)
-        show_row()
-        update_page(ctx)
+    def pick_foul(self, e) -> None:
+        rows = {str(r.index): r for r in self.ledger.rows(self.ruleset)}
+        self.row = rows.get(e.control.value)
+        self.show_row()
+        self.ctx.page.update()
 
-    foul_pick.on_select = pick_foul
-
-    def date_picked(e) -> None:
+    # ---- the date
+    def date_picked(self, e) -> None:
         v = e.control.value
         if v is not None:
-            date_box.value = (v.date() if isinstance(v, datetime.datetime) else v).isoformat()
-            update_page(ctx)
+            self.date_box.value = (v.date() if isinstance(v, datetime.datetime) else v).isoformat()
+            self.ctx.page.update()
 
-    def open_date(e) -> None:
-        ctx.page.show_dialog(ft.DatePicker(
+    def open_date(self, e) -> None:
+        self.ctx.page.show_dialog(ft.DatePicker(
             first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
-            help_text=_("Date of the foul"), on_change=date_picked))
+            help_text=self.ctx._("Date of the foul"), on_change=self.date_picked))
 
-    async def add(e) -> None:
-        if state.get("saving"):
+    # ---- adding
+    def judged(self) -> tuple[bool | None, int | None]:
+        """The judge's Strike and points where the row leaves them open; ``ValueError`` if missing."""
+        _ = self.ctx._
+        strike = None
+        if self.strike_switch.visible:
+            if not self.strike_choice.selected:
+                raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
+            strike = self.strike_choice.selected[0] == "yes"
+        points = None
+        text = (self.points_box.value or "").strip()
+        if self.points_box.visible and text:
+            if not text.isdigit():
+                raise ValueError(f"points: {text!r} is not a whole number of P")
+            points = int(text)
+        return strike, points
+
+    async def add(self, e) -> None:
+        if self.saving:
             return  # a second tap while the first record is being written
-        state["saving"] = True
+        self.saving = True
         try:
-            await save()
+            await self.save()
         finally:
-            state["saving"] = False
+            self.saving = False
 
-    async def save() -> None:
-        form_error.controls = []
-        row: PenaltyRow | None = state["row"]
+    async def save(self) -> None:
+        _ = self.ctx._
+        self.error.controls = []
         try:
-            if row is None:
+            if self.row is None:
                 raise ValueError(_("Choose the foul from the list."))
-            judged = None
-            if strike_switch.visible:
-                if not strike_choice.selected:
-                    raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
-                judged = strike_choice.selected[0] == "yes"
-            points = None
-            if points_box.visible and (points_box.value or "").strip():
-                text = points_box.value.strip()
-                if not text.isdigit():
-                    raise ValueError(f"points: {text!r} is not a whole number of P")
-                points = int(text)
+            strike, points = self.judged()
             # written in a worker thread: other sessions keep working meanwhile
-            rec = await off_loop(ledger.add, name_box.value or "", (date_box.value or "").strip(),
-                                 row.ruleset, row.foul, club=club_box.value or None,
-                                 note=note_box.value or "", strike=judged, points=points)
+            rec = await off_loop(self.ledger.add, self.name_box.value or "", (self.date_box.value or "").strip(),
+                                 self.row.ruleset, self.row.foul, club=self.club_box.value or None,
+                                 note=self.note_box.value or "", strike=strike, points=points)
         except ValueError as exc:
-            form_error.controls = [error_box(readable(exc, _))]
-            update_page(ctx)
-            return
+            self.error.controls = [error_box(readable(exc, _))]
         except OSError as exc:
-            form_error.controls = [error_box(write_error(ctx, exc))]
-            update_page(ctx)
-            return
-        note_box.value = ""
-        fill_players(await off_loop(ledger.players))
-        key = rec.player_key
-        _snack(ctx, _("Recorded: {foul}").format(foul=rec.foul),
-               action=_("Open"), on_action=lambda e: ctx.navigate(build_route("player", player=key)))
-        update_page(ctx)
+            self.error.controls = [error_box(write_error(self.ctx, exc))]
+        else:
+            self.note_box.value = ""
+            await self.on_added()
+            route = build_route("player", player=rec.player_key)
+            show_snack(self.ctx, _("Recorded: {foul}").format(foul=rec.foul),
+                       action=_("Open"), on_action=lambda e: self.ctx.navigate(route))
+        self.ctx.page.update()
 
-    ruleset_pick = ft.Dropdown(
-        label=_("Ruleset"), value=ruleset_id, expand=True, text_size=BODY, key="ruleset",
-        options=[ft.DropdownOption(key=r, text=rs.short) for r, rs in lib.rulesets.items()],
-        on_select=pick_ruleset)
-    fill_fouls()
 
-    # ---- import
-    import_out = ft.Column(key="import-result")
-    export_out = ft.Column()
+class _Importer:
+    """"Import a file": the browser sends the file's bytes (never a path), the ledger checks every
+    entry first; a refused file changes nothing and its problems are listed. ``on_imported`` runs
+    after records were added."""
 
-    async def do_import(e) -> None:
-        import_out.controls = []
+    def __init__(self, ctx: AppContext, ledger: Ledger, *, on_imported: Callable[[], Awaitable[None]]):
+        self.ctx, self.ledger, self.on_imported = ctx, ledger, on_imported
+        self.out = ft.Column(key="import-result")
+
+    def controls(self) -> list[ft.Control]:
+        return [ft.Row([ft.OutlinedButton(self.ctx._("Import a file"), icon=ft.Icons.UPLOAD_FILE, height=TOUCH,
+                                          on_click=self.pick, key="import")]),
+                self.out]
+
+    def show(self, *controls: ft.Control) -> None:
+        self.out.controls = list(controls)
+        self.ctx.page.update()
+
+    async def pick(self, e) -> None:
+        _ = self.ctx._
+        self.out.controls = []
         try:
             files = await ft.FilePicker().pick_files(
                 dialog_title=_("Import a ledger file"), file_type=ft.FilePickerFileType.CUSTOM,
                 allowed_extensions=["json", "csv"], with_data=True)
         except Exception as exc:  # noqa: BLE001 - the client could not open a picker
-            import_out.controls = [error_box(_("Could not open a file: {reason}").format(reason=str(exc)))]
-            update_page(ctx)
+            self.show(error_box(_("Could not open a file: {reason}").format(reason=str(exc))))
             return
         if not files:
             return
         data, problem = picked_bytes(files[0], _)
         if problem:
-            import_out.controls = [error_box(problem)]
-            update_page(ctx)
+            self.show(error_box(problem))
             return
-        await import_text(data, files[0].name)
+        await self.read(data, files[0].name)
 
-    async def import_text(data: bytes, name: str) -> None:
+    async def read(self, data: bytes, name: str) -> None:
+        _ = self.ctx._
         try:
-            result = await off_loop(ledger.import_text, data, name=name)  # a worker thread
+            result = await off_loop(self.ledger.import_text, data, name=name)  # a worker thread
         except LedgerImportError as exc:
-            text = _("{name} was not imported: {problems}").format(
-                name=name, problems="; ".join(exc.problems))
-            import_out.controls = [error_box(text)]
-            _refused_dialog(ctx, name, exc.problems)
-            update_page(ctx)
+            text = _("{name} was not imported: {problems}").format(name=name, problems="; ".join(exc.problems))
+            _refused_dialog(self.ctx, name, exc.problems)
+            self.show(error_box(text))
             return
         except ValueError as exc:
-            import_out.controls = [error_box(readable(exc, _))]
-            update_page(ctx)
+            self.show(error_box(readable(exc, _)))
             return
         except OSError as exc:
-            import_out.controls = [error_box(write_error(ctx, exc))]
-            update_page(ctx)
+            self.show(error_box(write_error(self.ctx, exc)))
             return
         msg = _.ngettext("Imported {added} record from {name}; {skipped} already in the ledger.",
                          "Imported {added} records from {name}; {skipped} already in the ledger.",
                          result.added).format(
             added=result.added, name=name, skipped=result.skipped)
-        import_out.controls = [ft.Text(msg, size=SMALL, key="import-ok")]
-        fill_players(await off_loop(ledger.players))
-        _snack(ctx, msg)
-        update_page(ctx)
-
-    controls: list[ft.Control] = [
-        *_damage_banner(ctx, ledger),
-        *_unreadable_note(ctx, ledger),
-        _heading(_("Players")),
-        players_col,
-        _heading(_("Add a record")),
-        name_box,
-        club_box,
-        ft.Row([date_box, icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the date"), open_date)],
-               vertical_alignment=ft.CrossAxisAlignment.START),
-        ft.Row([named(ruleset_pick)]),
-        ft.Row([named(foul_pick)]),
-        row_info,
-        strike_switch,
-        points_box,
-        note_box,
-        form_error,
-        ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, height=TOUCH, on_click=add,
-                                key="add-record")]),
-        _heading(_("Export and import")),
-        _export_controls(ctx, ledger, None, export_out),
-        export_out,
-        ft.Row([ft.OutlinedButton(_("Import a file"), icon=ft.Icons.UPLOAD_FILE, height=TOUCH,
-                                  on_click=do_import,
-                                  key="import")]),
-        import_out,
-    ]
-    view = ctx.view(route=ctx.route, title=_("Ledger"), controls=controls,
-                    actions=lock_action(ctx))
-    view.data = {"import_text": import_text}  # lets in-process tests feed a file without a picker
-    return view
+        await self.on_imported()
+        show_snack(self.ctx, msg)
+        self.show(ft.Text(msg, size=SMALL, key="import-ok"))
 
 
 # ------------------------------------------------------------------ /ledger/<player>
@@ -531,73 +525,18 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     _ = ctx._
     if not judge_ok(ctx):
         return passphrase_view(ctx, _("Ledger"))
-    ledger = get_ledger(ctx)
+    ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, player)
     found = ledger.player(player)
     key = found.key if found else player
     title = player_label(found) if found else key.replace("~", " · ")
-    today = datetime.date.today()
-
-    countdown = ft.Column(spacing=8, key="countdown")
-    problem = ft.Column(key="write-error")
-    records_col = ft.Column(spacing=8, key="records")
-    total = ft.Column(key="penalty-total")
+    page = _PlayerPage(ctx, ledger, key)
     export_out = ft.Column()
-
-    def fill() -> None:
-        try:
-            status = ledger.status(key, today)
-        except (ValueError, OverflowError) as exc:  # a stored date the window cannot use
-            countdown.controls = [error_box(_("The strike window cannot be worked out for this "
-                                              "player: {reason}").format(reason=str(exc)))]
-        else:
-            countdown.controls = [_countdown(ctx, status, today)]
-        recs = list(reversed(ledger.records(key)))  # newest first
-        total.controls = [penalty_total(ctx, recs)] if recs else []
-        if not recs:
-            from handbook.ui.widgets import empty_note
-
-            records_col.controls = [empty_note(_("No records for this player."))]
-        else:
-            records_col.controls = [_record_card(ctx, r, remove) for r in recs]
-
-    async def remove(rec: Record) -> None:
-        try:
-            removed = await off_loop(ledger.remove, rec.id)  # a worker thread
-        except KeyError:
-            fill()
-            update_page(ctx)
-            return
-        except OSError as exc:
-            problem.controls = [error_box(write_error(ctx, exc))]
-            update_page(ctx)
-            return
-        problem.controls = []
-        fill()
-
-        async def put_back() -> None:
-            try:
-                await off_loop(ledger.restore, removed)  # a worker thread
-            except OSError as exc:
-                problem.controls = [error_box(write_error(ctx, exc))]
-            else:
-                problem.controls = []
-            fill()
-            update_page(ctx)
-
-        def undo(e) -> None:  # the snack bar calls its action synchronously
-            ctx.page.run_task(put_back)
-
-        _snack(ctx, _("Record removed: {date}, {foul}").format(
-            date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
-        update_page(ctx)
-
-    fill()
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
         *_unreadable_note(ctx, ledger),
-        countdown,
+        page.countdown,
         ft.Row([
             ft.TextButton(_("Open in the strike calculator"), icon=ft.Icons.TIMER_OUTLINED,
                           height=TOUCH, on_click=lambda e: ctx.navigate(
@@ -606,14 +545,74 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
                           on_click=lambda e: ctx.navigate("/ledger?player=" + _quote(key))),
         ], wrap=True),
         _heading(_("Records")),
-        problem,
-        total,
-        records_col,
+        page.problem,
+        page.total,
+        page.records,
         _heading(_("Export")),
         _export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
     return ctx.view(route=ctx.route, title=title, controls=controls, actions=lock_action(ctx))
+
+
+class _PlayerPage:
+    """The parts of a player's page that change: the countdown, the penalty total, the records
+    (newest first, each with Remove; Undo in the snack bar) and a write error."""
+
+    def __init__(self, ctx: AppContext, ledger: Ledger, key: str):
+        self.ctx, self.ledger, self.key = ctx, ledger, key
+        self.today = datetime.date.today()
+        self.countdown = ft.Column(spacing=8, key="countdown")
+        self.problem = ft.Column(key="write-error")
+        self.records = ft.Column(spacing=8, key="records")
+        self.total = ft.Column(key="penalty-total")
+        self.fill()
+
+    def fill(self) -> None:
+        ctx, _ = self.ctx, self.ctx._
+        try:
+            status = self.ledger.status(self.key, self.today)
+        except (ValueError, OverflowError) as exc:  # a stored date the window cannot use
+            self.countdown.controls = [error_box(_("The strike window cannot be worked out for this "
+                                                   "player: {reason}").format(reason=str(exc)))]
+        else:
+            self.countdown.controls = [_countdown(ctx, status, self.today)]
+        recs = list(reversed(self.ledger.records(self.key)))  # newest first
+        self.total.controls = [penalty_total(ctx, recs)] if recs else []
+        self.records.controls = ([_record_card(ctx, r, self.remove) for r in recs] if recs
+                                 else [empty_note(_("No records for this player."))])
+
+    async def saved(self, write: Callable[..., object], *args: object) -> tuple[bool, object]:
+        """``write(*args)`` in a worker thread (other sessions keep working); a failed write shows
+        what happened (nothing changed). ``(True, result)``, or ``(False, None)`` after a failure."""
+        try:
+            result = await off_loop(write, *args)
+        except OSError as exc:
+            self.problem.controls = [error_box(write_error(self.ctx, exc))]
+            return False, None
+        self.problem.controls = []
+        return True, result
+
+    async def remove(self, rec: Record) -> None:
+        _ = self.ctx._
+        try:
+            ok, removed = await self.saved(self.ledger.remove, rec.id)
+        except KeyError:  # removed meanwhile (another tab)
+            ok, removed = False, None
+        self.fill()
+        if ok:
+            def undo(e) -> None:  # the snack bar calls its action synchronously
+                self.ctx.page.run_task(self.put_back, removed)
+
+            show_snack(self.ctx, _("Record removed: {date}, {foul}").format(
+                date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
+        self.ctx.page.update()
+
+    async def put_back(self, removed: Record) -> None:
+        """Undo: the removed record written back (in a worker thread)."""
+        await self.saved(self.ledger.restore, removed)
+        self.fill()
+        self.ctx.page.update()
 
 
 def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:

@@ -5,7 +5,7 @@ other ruleset)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import flet as ft
@@ -16,8 +16,8 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import leading_ref, outcome_lines, ref_label
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     refresh,
     BODY_SIZE,
     SMALL_SIZE,
@@ -206,8 +206,10 @@ def row_tile(ctx: AppContext, row: PenaltyRow) -> ft.Control:
     if head:
         parts.append(ft.Row(head, spacing=8, wrap=True))
     parts.append(penalty_cells(ctx, row))
-    def open_row(e=None, r=penalty_route(row.ruleset, row.id)) -> None:
-        ctx.navigate(r)
+    row_route = penalty_route(row.ruleset, row.id)
+
+    def open_row(e=None) -> None:
+        ctx.navigate(row_route)
 
     tile = ft.ListTile(
         title=ft.Column(parts, spacing=6, tight=True),

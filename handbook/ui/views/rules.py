@@ -15,8 +15,8 @@ from handbook.ui.context import AppContext
 from handbook.ui.routes import editions_route, penalty_route, section_route, term_route
 from handbook.ui.text import ref_label, section_links
 from handbook.ui.titles import section_title, term_title
-from handbook.ui.views.study import entry_actions
 from handbook.ui.widgets import (
+    entry_actions,
     BODY_SIZE,
     SMALL_SIZE,
     badge,
@@ -233,17 +233,9 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
             t_title, t_sub = term_title(ctx, t)
             controls.append(nav_tile(ctx, t_title, term_route(t.id), subtitle=t_sub,
                                      leading=ft.Icon(ft.Icons.TRANSLATE, color=ft.Colors.PRIMARY)))
-    nav: list[ft.Control] = []
-    if p.previous:
-        nav.append(ft.TextButton(
-            _("Previous: {ref}").format(ref=ref_label(p.previous.ref)), icon=ft.Icons.CHEVRON_LEFT,
-            on_click=lambda e, r=section_route(rs.id, p.previous.ref): ctx.navigate(r), height=48))
-    if p.next:
-        nav.append(ft.TextButton(
-            _("Next: {ref}").format(ref=ref_label(p.next.ref)), icon=ft.Icons.CHEVRON_RIGHT,
-            on_click=lambda e, r=section_route(rs.id, p.next.ref): ctx.navigate(r), height=48))
+    nav = _previous_next(ctx, rs.id, p.previous, p.next)
     if nav:
-        controls.append(ft.Row(nav, alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True))
+        controls.append(nav)
     return ctx.view(route=ctx.route, title=f"{rs.short} {ref_label(sec.ref)}", controls=controls,
                     actions=entry_actions(ctx, "rule", rs.id, sec.ref))
 
@@ -322,3 +314,18 @@ def build_editions(ctx: AppContext, ruleset: str) -> ft.View:
 
 __all__ = ["build_editions", "build_index", "build_ruleset", "build_section", "chapter_groups", "neighbours",
            "section_page", "rule_rulesets"]
+
+
+def _previous_next(ctx: AppContext, ruleset: str, previous, following) -> ft.Control | None:
+    """The Previous / Next buttons under a section (``None`` when it has neither neighbour)."""
+    _ = ctx._
+    nav: list[ft.Control] = []
+    if previous:
+        nav.append(ft.TextButton(
+            _("Previous: {ref}").format(ref=ref_label(previous.ref)), icon=ft.Icons.CHEVRON_LEFT,
+            on_click=lambda e: ctx.navigate(section_route(ruleset, previous.ref)), height=48))
+    if following:
+        nav.append(ft.TextButton(
+            _("Next: {ref}").format(ref=ref_label(following.ref)), icon=ft.Icons.CHEVRON_RIGHT,
+            on_click=lambda e: ctx.navigate(section_route(ruleset, following.ref)), height=48))
+    return ft.Row(nav, alignment=ft.MainAxisAlignment.SPACE_BETWEEN, wrap=True) if nav else None

@@ -15,8 +15,7 @@ from handbook.ui.context import AppContext
 from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
-from handbook.ui.views.study import recent_controls
-from handbook.ui.widgets import refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
+from handbook.ui.widgets import recent_controls, refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
 
 #: group order on screen, with the (untranslated) headings
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -200,7 +199,7 @@ def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | No
 
 def start_controls(ctx: AppContext) -> list[ft.Control]:
     """What the home screen shows before anything is typed: examples, the entries opened last
-    (handbook.ui.views.study.recent_controls), and where to browse and study."""
+    (handbook.ui.widgets.recent_controls), and where to browse and study."""
     _ = ctx._
     examples = ["見せ牌", "kuikae", "empty call", "§2.4", "chombo"]
 
@@ -240,105 +239,101 @@ def picker_name(ctx: AppContext) -> str:
 
 
 def build(ctx: AppContext) -> ft.View:
-    _ = ctx._
-    query = ctx.query.get("q", "")
-    # what the address bar says (typing does not change it; a rebuild may restore typed text)
-    url_q = {"q": split_route(getattr(ctx.page, "route", None) or "/")[1].get("q", "").strip()}
-    results = ft.Column(spacing=0)
-    expanded: set[str] = set()
+    """The home and search screen: the box, the ruleset picker, results grouped by kind (or,
+    before anything is typed, examples, recent lookups and where to browse)."""
+    return _SearchScreen(ctx).view()
 
-    def expand(kind: str) -> None:
-        expanded.add(kind)
-        show(box.value or "", keep_expanded=True)
-        refresh(results)
 
-    def show(q: str, *, keep_expanded: bool = False) -> None:
+class _SearchScreen:
+    """The search screen's state: the box, the ruleset picker, the groups expanded, and the query
+    the address bar holds (typing does not change it; a rebuild may restore typed text)."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        _ = ctx._
+        self.ctx = ctx
+        self.url_q = split_route(getattr(ctx.page, "route", None) or "/")[1].get("q", "").strip()
+        self.results = ft.Column(spacing=0)
+        self.expanded: set[str] = set()
+        self.box = ft.TextField(
+            label=_("Search"),
+            value=ctx.query.get("q", ""),
+            # focused on arrival, also when coming back to results: Flutter web only exposes the
+            # box's text to screen readers (and browser tests) while it has focus
+            autofocus=True,
+            prefix_icon=ft.Icons.SEARCH,
+            hint_text=_("見せ牌, kuikae, empty call, §2.4"),
+            on_change=self.changed,
+            on_submit=self.submitted,
+            text_size=18,
+            border=ft.OutlineInputBorder(border_radius=12),
+            key="search-box",
+        )
+        picker = ft.Dropdown(label=_("Ruleset"), value=ctx.ruleset or ALL_RULESETS, options=ruleset_options(ctx),
+                             on_select=self.ruleset_chosen, dense=False, expand=True, key="ruleset-picker")
+        # the Semantics wrapper names the picker for screen readers and browser tests, choice included:
+        # "Ruleset: All rulesets", "Ruleset: AZRM"
+        self.picker_label = ft.Semantics(label=picker_name(ctx), container=True, content=picker, expand=True)
+        self.show(self.box.value)
+
+    def view(self) -> ft.View:
+        return self.ctx.view(route=self.ctx.route, title=self.ctx._("Riichi Judge Handbook"), back=False,
+                             header=[self.box, ft.Row([self.picker_label])], controls=[self.results])
+
+    def show(self, q: str, *, keep_expanded: bool = False) -> None:
         if not keep_expanded:
-            expanded.clear()
-        if q.strip():
-            groups = run_search(ctx.library, q, ctx.ruleset)
-            results.controls = (result_controls(ctx, groups, open_result, expanded=expanded,
-                                                on_expand=expand) if groups
-                                else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
-            editions = ctx.library.search_editions(q, ruleset=ctx.ruleset)[:3]
-            if editions:
-                results.controls += [
-                    section_heading(_("Editions")),
+            self.expanded.clear()
+        self.results.controls = self.found(q) if q.strip() else start_controls(self.ctx)
+
+    def found(self, q: str) -> list[ft.Control]:
+        """The results for ``q``: what other rulesets say where the chosen one has nothing, the
+        groups, the Editions pages that match."""
+        ctx, _ = self.ctx, self.ctx._
+        groups = run_search(ctx.library, q, ctx.ruleset)
+        out = (result_controls(ctx, groups, self.open_result, expanded=self.expanded, on_expand=self.expand)
+               if groups else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+        editions = ctx.library.search_editions(q, ruleset=ctx.ruleset)[:3]
+        if editions:
+            out += [section_heading(_("Editions")),
                     *[result_tile(ctx, Result("rule", _("Editions of {ruleset}").format(ruleset=ctx.short(rid)),
                                               editions_route(rid), ctx.short(rid), marks=("edition",)),
-                                  open_result) for rid in editions],
-                ]
-            others = run_elsewhere(ctx.library, q, ctx.ruleset)
-            if others:
-                # the chosen tournament first; what it lacks, from the other rulesets, marked as theirs
-                results.controls[0:0] = [
-                    section_heading(_("Not covered by {ruleset} — what other rulesets say").format(
-                        ruleset=ctx.short(ctx.ruleset))),
-                    *[result_tile(ctx, r, open_result) for r in others],
-                ]
-        else:
-            results.controls = start_controls(ctx)
+                                  self.open_result) for rid in editions]]
+        others = run_elsewhere(ctx.library, q, ctx.ruleset)
+        if others:
+            # the chosen tournament first; what it lacks, from the other rulesets, marked as theirs
+            out[0:0] = [section_heading(_("Not covered by {ruleset} — what other rulesets say").format(
+                ruleset=ctx.short(ctx.ruleset))), *[result_tile(ctx, r, self.open_result) for r in others]]
+        return out
 
-    async def open_result(route: str) -> None:
+    def expand(self, kind: str) -> None:
+        self.expanded.add(kind)
+        self.show(self.box.value or "", keep_expanded=True)
+        refresh(self.results)
+
+    async def open_result(self, route: str) -> None:
         # remember the query in the history first, so Back returns to these results
-        q = (box.value or "").strip()
-        if q and url_q["q"] != q:
-            await record(q)
-        ctx.navigate(route)
+        q = (self.box.value or "").strip()
+        if q and self.url_q != q:
+            await self.record(q)
+        self.ctx.navigate(route)
 
-    async def record(q: str) -> None:
-        url_q["q"] = q
-        await ctx.set_url(search_route(q))
+    async def record(self, q: str) -> None:
+        self.url_q = q
+        await self.ctx.set_url(search_route(q))
 
-    def changed(e) -> None:
-        ctx.remember(q=(e.control.value or "").strip())
-        show(e.control.value or "")
-        refresh(results)
+    def changed(self, e) -> None:
+        self.ctx.remember(q=(e.control.value or "").strip())
+        self.show(e.control.value or "")
+        refresh(self.results)
 
-    async def submitted(e) -> None:
+    async def submitted(self, e) -> None:
         # Enter records the query in the address bar and history; the screen stays as it is
         q = (e.control.value or "").strip()
-        if q != url_q["q"]:
-            await record(q)
+        if q != self.url_q:
+            await self.record(q)
 
-    def ruleset_chosen(e) -> None:
+    def ruleset_chosen(self, e) -> None:
         key = e.control.value
-        ctx.set_ruleset(None if key in (None, ALL_RULESETS) else key)
-        picker_label.label = picker_name(ctx)
-        show(box.value or "")
-        refresh(results, picker_label)
-
-    box = ft.TextField(
-        label=_("Search"),
-        value=query,
-        # focused on arrival, also when coming back to results: Flutter web only exposes the
-        # box's text to screen readers (and browser tests) while it has focus
-        autofocus=True,
-        prefix_icon=ft.Icons.SEARCH,
-        hint_text=_("見せ牌, kuikae, empty call, §2.4"),
-        on_change=changed,
-        on_submit=submitted,
-        text_size=18,
-        border=ft.OutlineInputBorder(border_radius=12),
-        key="search-box",
-    )
-    picker = ft.Dropdown(
-        label=_("Ruleset"),
-        value=ctx.ruleset or ALL_RULESETS,
-        options=ruleset_options(ctx),
-        on_select=ruleset_chosen,
-        dense=False,
-        expand=True,
-        key="ruleset-picker",
-    )
-    # the Semantics wrapper names the picker for screen readers and browser tests, choice included:
-    # "Ruleset: All rulesets", "Ruleset: AZRM"
-    picker_label = ft.Semantics(label=picker_name(ctx), container=True, content=picker, expand=True)
-    show(query)
-    return ctx.view(
-        route=ctx.route,
-        title=_("Riichi Judge Handbook"),
-        back=False,
-        header=[box, ft.Row([picker_label])],
-        controls=[results],
-    )
+        self.ctx.set_ruleset(None if key in (None, ALL_RULESETS) else key)
+        self.picker_label.label = picker_name(self.ctx)
+        self.show(self.box.value or "")
+        refresh(self.results, self.picker_label)

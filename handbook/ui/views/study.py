@@ -15,20 +15,18 @@ Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookm
 from __future__ import annotations
 
 import datetime
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import flet as ft
 
 from handbook import study as study_mod
 from handbook.core.study import Card, study_deck
 from handbook.i18n import N_
-from handbook.storage import is_web
-from handbook.study import Counts, Entry, StudyImportError, StudyStore
-from handbook.ui.context import TOUCH, AppContext, labelled
+from handbook.study import Counts, StudyImportError, StudyStore
+from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
 from handbook.ui.text import ref_label
-from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, nav_tile, refresh, section_heading
+from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading
 
 #: what each kind of card asks, shown above its prompt
 QUESTIONS = {
@@ -51,30 +49,6 @@ RATING_BUTTONS = (("again", N_("Again"), ft.Colors.ERROR_CONTAINER),
                   ("good", N_("Good"), ft.Colors.PRIMARY_CONTAINER),
                   ("easy", N_("Easy"), ft.Colors.SECONDARY_CONTAINER))
 EXAM_SIZE = 20
-_open_lock = threading.Lock()
-
-
-# ------------------------------------------------------------------ the store
-
-
-def get_store(ctx: AppContext) -> StudyStore | None:
-    """The app's study store; ``None`` while the browser build is still loading it (the screen
-    is rebuilt when it is ready)."""
-    current = study_mod.current_store()
-    if current is not None:
-        return current
-    if not is_web():
-        with _open_lock:
-            if study_mod.current_store() is None:
-                study_mod.set_app_store(StudyStore(study_mod.open_study_db(), ctx.library))
-        return study_mod.current_store()
-
-    async def load() -> None:
-        await study_mod.app_store(ctx.page, ctx.library)
-        ctx.refresh()
-
-    ctx.page.run_task(load)
-    return None
 
 
 def _loading(ctx: AppContext, title: str) -> ft.View:
@@ -192,65 +166,70 @@ def _big_button(text: str, color: str, on_click: Callable, key: str) -> ft.Contr
 def build_study(ctx: AppContext) -> ft.View:
     """Due and new cards of a deck; one card at a time."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Study"))
     rid = deck_id(ctx)
-    deck = study_deck(rid, library=ctx.library)
-    stage = ft.Column(spacing=8, key="study-card")
-    summary = ft.Text(size=SMALL_SIZE, key="study-summary")
-    state = {"new_limit": study_mod.NEW_PER_DAY}
+    session = _StudySession(ctx, store, study_deck(rid, library=ctx.library))
+    return ctx.view(route=ctx.route, title=_("Study"), back="/",
+                    header=[_deck_picker(ctx, rid, "/study")],
+                    controls=[*_problems_banner(ctx, store), session.summary, session.stage, ft.Divider(height=16),
+                              _links(ctx, rid)])
 
-    def now() -> datetime.datetime:
-        return study_mod.utcnow()
 
-    def update_summary() -> None:
-        c = store.counts(deck, now())["all"]
-        summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
+class _StudySession:
+    """One deck studied card by card: the summary line, the card on stage (prompt, then answer
+    and the rating buttons), and how many new cards today may bring."""
+
+    def __init__(self, ctx: AppContext, store: StudyStore, deck: list[Card]) -> None:
+        self.ctx, self.store, self.deck = ctx, store, deck
+        self.stage = ft.Column(spacing=8, key="study-card")
+        self.summary = ft.Text(size=SMALL_SIZE, key="study-summary")
+        self.new_limit = study_mod.NEW_PER_DAY
+        self.show_next()
+
+    def show_next(self) -> None:
+        _, now = self.ctx._, study_mod.utcnow()
+        c = self.store.counts(self.deck, now)["all"]
+        self.summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
             due=c.due, new=c.new, learned=c.learned)
-
-    def show_next() -> None:
-        update_summary()
-        card = store.next_card(deck, now(), new_limit=state["new_limit"])
+        card = self.store.next_card(self.deck, now, new_limit=self.new_limit)
         if card is None:
-            stage.controls = done_controls()
+            self.stage.controls = self.done_controls()
         else:
-            stage.controls = [*prompt_controls(ctx, card),
-                              ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
-                                              on_click=lambda e, c=card: reveal(c), key="show-answer")]
-        refresh(stage, summary)
+            self.stage.controls = [*prompt_controls(self.ctx, card),
+                                   ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
+                                                   on_click=lambda e: self.reveal(card), key="show-answer")]
+        refresh(self.stage, self.summary)
 
-    def reveal(card: Card) -> None:
-        buttons = [_big_button(_(label), color, lambda e, r=name, c=card: rate(c, r), key=f"rate-{name}")
+    def reveal(self, card: Card) -> None:
+        _ = self.ctx._
+        buttons = [_big_button(_(label), color, lambda e, r=name: self.rate(card, r), key=f"rate-{name}")
                    for name, label, color in RATING_BUTTONS]
-        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row(buttons, spacing=6))]
-        refresh(stage)
+        self.stage.controls = [*prompt_controls(self.ctx, card),
+                               *answer_controls(self.ctx, card, ft.Row(buttons, spacing=6))]
+        refresh(self.stage)
 
-    def rate(card: Card, rating: str) -> None:
-        store.review(card, rating, now=now())
-        show_next()
+    def rate(self, card: Card, rating: str) -> None:
+        self.store.review(card, rating, now=study_mod.utcnow())
+        self.show_next()
 
-    def more_new(e) -> None:
-        state["new_limit"] += study_mod.NEW_PER_DAY
-        show_next()
+    def more_new(self, e) -> None:
+        self.new_limit += study_mod.NEW_PER_DAY
+        self.show_next()
 
-    def done_controls() -> list[ft.Control]:
-        upcoming = [p.due for c in deck if (p := store.progress().get(c.id)) is not None]
+    def done_controls(self) -> list[ft.Control]:
+        _ = self.ctx._
+        upcoming = [p.due for c in self.deck if (p := self.store.progress().get(c.id)) is not None]
         lines: list[ft.Control] = [ft.Text(_("Nothing more to study now."), size=18, weight=ft.FontWeight.W_600)]
         if upcoming:
             nxt = min(upcoming).astimezone()
             lines.append(ft.Text(_("Next card due: {when}").format(when=_.format_datetime(nxt)),
                                  size=BODY_SIZE))
-        if store.new_cards(deck):
+        if self.store.new_cards(self.deck):
             lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=study_mod.NEW_PER_DAY),
-                                              icon=ft.Icons.ADD, height=TOUCH, on_click=more_new))
+                                              icon=ft.Icons.ADD, height=TOUCH, on_click=self.more_new))
         return lines
-
-    show_next()
-    return ctx.view(route=ctx.route, title=_("Study"), back="/",
-                    header=[_deck_picker(ctx, rid, "/study")],
-                    controls=[*_problems_banner(ctx, store), summary, stage, ft.Divider(height=16),
-                              _links(ctx, rid)])
 
 
 # ------------------------------------------------------------------ /study/progress
@@ -266,7 +245,7 @@ def progress_bar(ctx: AppContext, counts: Counts) -> ft.Control:
 def build_progress(ctx: AppContext) -> ft.View:
     """Learned / due / new per kind of card, the most-missed cards, export and import."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Progress"))
     rid = deck_id(ctx)
@@ -408,22 +387,10 @@ def build_exam(ctx: AppContext) -> ft.View:
 # ------------------------------------------------------------------ bookmarks and recent
 
 
-ENTRY_ICONS = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}
-
-
-def entry_tiles(ctx: AppContext, entries: Sequence[Entry]) -> list[ft.Control]:
-    out = []
-    for e in entries:
-        title = e.title(ctx.library)
-        if title:
-            out.append(nav_tile(ctx, title, e.route, leading=ft.Icon(ENTRY_ICONS[e.kind], color=ft.Colors.PRIMARY)))
-    return out
-
-
 def build_bookmarks(ctx: AppContext) -> ft.View:
     """Every starred section, foul and term, newest first."""
     _ = ctx._
-    store = get_store(ctx)
+    store = ctx.stores.study_for(ctx)
     if store is None:
         return _loading(ctx, _("Bookmarks"))
     tiles = entry_tiles(ctx, store.bookmarks())
@@ -432,70 +399,5 @@ def build_bookmarks(ctx: AppContext) -> ft.View:
                                                     "a penalty or a term."))])
 
 
-def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None]) -> ft.Control:
-    """A slot filled by ``fill(store)``: at once when the store is open, else (browser build) as
-    soon as it has loaded, without rebuilding the screen. Storage trouble leaves the slot empty:
-    it never breaks the page around it."""
-    slot = ft.Container()
-
-    def put(store: StudyStore) -> None:
-        try:
-            slot.content = fill(store)
-        except (OSError, ValueError):
-            slot.content = None
-
-    store = study_mod.current_store()
-    if store is None and not is_web():
-        try:
-            store = get_store(ctx)
-        except OSError:
-            return slot
-    if store is not None:
-        put(store)
-        return slot
-
-    async def load() -> None:
-        put(await study_mod.app_store(ctx.page, ctx.library))
-        refresh(slot)
-
-    ctx.page.run_task(load)
-    return slot
-
-
-def entry_actions(ctx: AppContext, kind: str, ruleset: str | None, ref: str) -> list[ft.Control]:
-    """For an entry page's AppBar: notes that the entry was opened (recent lookups) and gives
-    its star (accessible name "Bookmark", a switch: on when bookmarked)."""
-    _ = ctx._
-
-    def star(store: StudyStore) -> ft.Control:
-        store.opened(kind, ruleset, ref)
-        marked = store.is_bookmarked(kind, None if kind == "term" else ruleset, ref)
-
-        def toggle(e=None) -> None:
-            now_on = store.set_bookmark(kind, ruleset, ref, not button.selected)
-            button.selected = now_on
-            wrapper.toggled = now_on
-            refresh(wrapper)
-
-        # one name, "Bookmark"; whether it is on is the switch's state (as with "Dark theme")
-        button = ft.IconButton(icon=ft.Icons.STAR_BORDER, selected_icon=ft.Icons.STAR, selected=marked,
-                               tooltip=_("Bookmark"), on_click=toggle, key="bookmark")
-        wrapper = labelled(button, on_tap=toggle, toggled=marked)
-        return wrapper
-
-    return [with_store(ctx, star)]
-
-
-def recent_controls(ctx: AppContext) -> list[ft.Control]:
-    """The last entries opened (up to 20), for the search page while its box is empty."""
-    def fill(store: StudyStore) -> ft.Control | None:
-        tiles = entry_tiles(ctx, store.recent())
-        if not tiles:
-            return None
-        return ft.Column([section_heading(ctx._("Recently opened"), count=len(tiles)), *tiles], spacing=0)
-
-    return [with_store(ctx, fill)]
-
-
 __all__ = ["answer_controls", "build_bookmarks", "build_exam", "build_progress", "build_study", "deck_id",
-           "entry_actions", "get_store", "with_store", "progress_bar", "prompt_controls", "recent_controls"]
+           "progress_bar", "prompt_controls"]

@@ -1,0 +1,56 @@
+"""Which builder draws each route of :data:`handbook.ui.routes.ROUTES`, and :func:`build_view`.
+
+The app's top: it imports every view module; no view imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+import flet as ft
+
+from handbook.ui import routes
+from handbook.ui.context import AppContext
+from handbook.ui.views import calculators, common, glossary, ledger, penalties, rules, search, study
+
+ViewBuilder = Callable[..., ft.View]
+
+#: route name -> builder (see the view-builder contract in :mod:`handbook.ui.routes`)
+BUILDERS: Mapping[str, ViewBuilder] = MappingProxyType({
+    "search": search.build,
+    "rules": rules.build_index,
+    "ruleset": rules.build_ruleset,
+    "editions": rules.build_editions,
+    "section": rules.build_section,
+    "penalties": penalties.build_index,
+    "penalty-table": penalties.build_table,
+    "foul": penalties.build_foul,
+    "glossary": glossary.build_index,
+    "term": glossary.build_term,
+    "tools": calculators.build_tools,
+    "chombo": calculators.build_chombo,
+    "revealed": calculators.build_revealed,
+    "strikes": calculators.build_strikes,
+    "final": calculators.build_final,
+    "ledger": ledger.build_ledger,
+    "player": ledger.build_player,
+    "study": study.build_study,
+    "study-progress": study.build_progress,
+    "exam": study.build_exam,
+    "bookmarks": study.build_bookmarks,
+    "not-found": common.build_not_found,
+})
+
+
+def build_view(ctx: AppContext, route: str | None) -> ft.View:
+    """The :class:`ft.View` for ``route``: parse it, put path and query on ``ctx``, call the
+    builder. A builder that raises ``KeyError``/``LookupError`` (unknown ruleset, section, term)
+    gives the not-found screen instead."""
+    m = routes.match(route)
+    ctx.route = m.path
+    ctx.query = dict(m.query)
+    try:
+        return BUILDERS[m.name](ctx, **m.params)
+    except LookupError as exc:
+        return common.build_not_found(ctx, missing=m.path, reason=str(exc))

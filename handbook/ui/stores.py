@@ -1,0 +1,83 @@
+"""The per-user data an app works on — the ledger and the study store — opened on first use and
+handed to every screen through ``ctx.stores`` (no module globals).
+
+One :class:`Stores` is made by the app factory (:func:`handbook.ui.app.create_app`) and shared
+by the sessions of that app: in ``serve`` mode every tab works on the one data folder of the
+server, in the browser build on the browser's SharedPreferences. Tests pass their own.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import flet as ft
+
+from handbook.core.model import Library
+from handbook.ledger import Ledger
+from handbook.storage import is_web, open_app_db, open_db, open_prefs_db
+from handbook.study import PREFS_KEY, StudyStore, open_study_db
+
+
+class Stores:
+    """The app's :class:`~handbook.ledger.Ledger` and :class:`~handbook.study.StudyStore`.
+
+    ``ledger`` / ``study`` may be given (tests; a data folder chosen at start-up); otherwise each
+    is opened on first use: the JSON file in the data folder, or SharedPreferences in the browser
+    build, where opening is async — :meth:`ledger_for` and :meth:`study_for` then return ``None``
+    and call ``ctx.refresh()`` once it is open."""
+
+    def __init__(self, library: Library, *, ledger: Ledger | None = None, study: StudyStore | None = None):
+        self.library = library
+        self.ledger = ledger
+        self.study = study
+        self._lock = threading.Lock()
+
+    # --------------------------------------------------------------------- the ledger
+    def ledger_for(self, ctx: Any) -> Ledger | None:
+        """The ledger, opening it in the data folder on first use; ``None`` while the browser
+        build is still loading it (``ctx.refresh()`` follows)."""
+        return self._now(ctx, "ledger", lambda: Ledger(open_db(), self.library), self.open_ledger)
+
+    async def open_ledger(self, page: Any = None) -> Ledger:
+        """The ledger, opened (SharedPreferences in the browser build) if it is not yet."""
+        if self.ledger is None:
+            db = await open_app_db(page)
+            if self.ledger is None:
+                self.ledger = Ledger(db, self.library)
+        return self.ledger
+
+    # --------------------------------------------------------------------- the study store
+    def study_for(self, ctx: Any) -> StudyStore | None:
+        """The study store, opening it in the data folder on first use; ``None`` while the
+        browser build is still loading it (``ctx.refresh()`` follows)."""
+        return self._now(ctx, "study", lambda: StudyStore(open_study_db(), self.library), self.open_study)
+
+    async def open_study(self, page: Any = None) -> StudyStore:
+        """The study store, opened (SharedPreferences in the browser build) if it is not yet."""
+        if self.study is None:
+            if is_web():
+                db = await open_prefs_db(ft.SharedPreferences(), page.run_task, PREFS_KEY)
+            else:
+                db = open_study_db()
+            if self.study is None:
+                self.study = StudyStore(db, self.library)
+        return self.study
+
+    def _now(self, ctx: Any, name: str, make: Callable[[], Any],
+             opening: Callable[[Any], Awaitable[Any]]) -> Any:
+        """The store ``name``: made at once by ``make`` (a file in the data folder), or, in the
+        browser build, opened by ``opening(page)`` in a task (``None`` now, ``ctx.refresh()`` then)."""
+        if getattr(self, name) is not None or not is_web():
+            with self._lock:
+                if getattr(self, name) is None:
+                    setattr(self, name, make())
+            return getattr(self, name)
+
+        async def run() -> None:
+            await opening(ctx.page)
+            ctx.refresh()
+
+        ctx.page.run_task(run)
+        return None
