@@ -19,6 +19,7 @@ from handbook.core.search import warm_lemmatizer
 from handbook import i18n
 from handbook.core.model import Library
 from handbook.paths import ASSETS_DIR
+from handbook.startup import mark
 from handbook.ui.context import (
     THEME_DARK,
     THEME_LIGHT,
@@ -207,12 +208,14 @@ def create_app(library: Library | None = None) -> Callable[[ft.Page], Awaitable[
         from handbook import default_library
 
         lib = library if library is not None else default_library()
+        mark("content_ready")
         try:
             service: Any = ft.SharedPreferences()
         except Exception:  # noqa: BLE001 - no page context (tests)
             service = None
         app = HandbookApp(page, lib, prefs=Preferences(service))
         await app.start()
+        mark("screen_built")
         # the search index is built after the first frame, before the first keystroke needs it
         await asyncio.sleep(0)
         lib.warm()

@@ -153,7 +153,13 @@ def launch(playwright, netlog: Path | None = None):
 
 CONTEXT_OPTIONS = {"viewport": PHONE_VIEWPORT, "locale": "en-US", "service_workers": "allow"}
 _FIRST_FRAME_JS = ("window.addEventListener('flutter-first-frame',"
-                   " () => { window.__flutterFirstFrame = performance.now(); }, { once: true });")
+                   " () => { window.__flutterFirstFrame = performance.now(); }, { once: true });"
+                   # start-up marks of the Python worker and the app (tools/pwa/build.py,
+                   # instrument_startup_marks): ms since this document's navigation start
+                   "window.__rjhPhases = {};"
+                   "try { new BroadcastChannel('rjh-startup').onmessage = (e) => {"
+                   " window.__rjhPhases[e.data.name] = e.data.t - performance.timeOrigin; };"
+                   "} catch (e) {}")
 
 
 def new_context(browser):
@@ -256,13 +262,20 @@ def netlog_app_requests(netlog: Path, origin: str) -> tuple[list[str], list[str]
 
 # ------------------------------------------------------------------------------------ first frame
 
+#: The start-up phases, in order, as :attr:`Timings.phases` names them.
+PHASES = ("worker_started", "pyodide_ready", "archive_unpacked", "imports_done", "app_module_run",
+          "flutter_frame", "content_ready", "screen_built", "app_frame")
+
+
 @dataclass
 class Timings:
     """Seconds from the start of a (re)load: Flutter's first frame (``flutter-first-frame``) and
-    the app's first frame (its screen, with the search box, in the ARIA tree)."""
+    the app's first frame (its screen, with the search box, in the ARIA tree); ``phases``: every
+    start-up mark seen (:data:`PHASES`), in seconds from the navigation start."""
 
     flutter_frame_s: float
     app_frame_s: float
+    phases: dict = field(default_factory=dict)
 
 
 def _wait_ready(hb: "App", t0: float, timeout: float, ready: tuple[str, str]) -> Timings:
@@ -271,7 +284,12 @@ def _wait_ready(hb: "App", t0: float, timeout: float, ready: tuple[str, str]) ->
     t_app = time.monotonic() - t0
     # performance.now() counts from this document's navigation start
     ff_ms = hb.page.evaluate("window.__flutterFirstFrame || null")
-    return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app)
+    marks = hb.page.evaluate("window.__rjhPhases || {}") or {}
+    phases = {k: round(v / 1000, 3) for k, v in marks.items()}
+    if ff_ms:
+        phases["flutter_frame"] = round(ff_ms / 1000, 3)
+    phases["app_frame"] = round(t_app, 3)
+    return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app, phases=phases)
 
 
 def open_app(hb: "App", route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S,

@@ -449,7 +449,67 @@ SW_REGISTRATION = """<script>
 
 
 # =============================================================================================
-# 3. Start-up speed: bytecode compiled at build time
+# 3. Start-up speed: the Python worker starts with the page; where the time goes
+# =============================================================================================
+def start_python_early(out: Path) -> None:
+    """Start Python while Flutter loads: append ``tools/pwa/early_worker.js`` to ``python.js``.
+
+    Flet's ``jsConnect`` creates the Python worker only once Flutter has started and asks for
+    it, so Pyodide, the app archive and the app's imports (2-3 s here) all wait for
+    main.dart.js and CanvasKit. The appended script starts the same worker with the same
+    message as soon as the page runs ``python.js`` and hands it over when Dart connects.
+    """
+    path = out / "python.js"
+    js = path.read_text(encoding="utf-8")
+    if "globalThis.jsConnect = async function" not in js or "let _apps" not in js \
+            or "let _documentUrl" not in js:
+        raise SystemExit("python.js: jsConnect/_apps/_documentUrl not found -- has Flet changed?")
+    path.write_text(js + (HERE / "early_worker.js").read_text(encoding="utf-8"), encoding="utf-8")
+
+
+#: Startup marks: the worker posts {name, t} on this BroadcastChannel (t in ms since the epoch,
+#: ``performance.timeOrigin + performance.now()``); nothing listens in the app itself, the
+#: benchmarks do (tests/pwa/pwa_harness.py).
+MARK_CHANNEL = "rjh-startup"
+_WORKER_MARKS = (
+    # (anchor in python-worker.js, text put before it)
+    ("self.flet_js = {}; // namespace for Python global functions\n",
+     None),  # the mark function is defined right after this line
+    ("        self.pyodide.registerJsModule(\"flet_js\", flet_js);\n",
+     "        self.flet_js.mark(\"pyodide_ready\");\n"),
+    ('        pkgs_path = "__pypackages__"\n',
+     '        flet_js.mark("archive_unpacked")\n'),
+    ("        await self.flet_js.start_connection(self.receiveCallback);\n",
+     "        self.flet_js.mark(\"app_module_run\");\n"),
+)
+_MARK_FUNCTION = (
+    "self.flet_js.mark = function (name) {\n"
+    "    try {\n"
+    f"        (self.rjhMarks = self.rjhMarks || new BroadcastChannel(\"{MARK_CHANNEL}\"))\n"
+    "            .postMessage({ name: String(name), t: performance.timeOrigin + performance.now() });\n"
+    "    } catch (e) { /* marks are for the benchmarks only */ }\n"
+    "};\n"
+    "self.flet_js.mark(\"worker_started\");\n"
+)
+
+
+def instrument_startup_marks(out: Path) -> None:
+    """Let the benchmarks see where start-up time goes: the Python worker marks
+    ``worker_started``, ``pyodide_ready``, ``archive_unpacked`` and ``app_module_run`` (the app
+    module has run: its imports are done), and the app marks ``imports_done``,
+    ``content_ready`` and ``screen_built`` (``handbook.startup.mark``). Costs nothing when no
+    one listens."""
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    for anchor, before in _WORKER_MARKS:
+        if js.count(anchor) != 1:
+            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
+        js = js.replace(anchor, anchor + _MARK_FUNCTION if before is None else before + anchor)
+    path.write_text(js, encoding="utf-8")
+
+
+# =============================================================================================
+# 3b. Start-up speed: bytecode compiled at build time
 # =============================================================================================
 NODE_MIN_MAJOR = 18  # what Pyodide 314.0.7's package.json asks for
 
@@ -590,7 +650,10 @@ def prune(out: Path, root: Path) -> None:
 
 # Font families in Flet's FontManifest.json that this app never draws with. Flutter downloads
 # every family listed there at start-up, so listing them costs a download and precache space.
-UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/",)   # KaTeX fonts for LaTeX in Markdown
+UNUSED_FONT_FAMILIES = (
+    "packages/flutter_math_fork/",            # KaTeX fonts for LaTeX in Markdown
+    "packages/cupertino_icons/",              # iOS-style icons: no screen uses ft.CupertinoIcons
+)
 
 
 def trim_font_manifest(out: Path) -> None:
@@ -604,7 +667,142 @@ def trim_font_manifest(out: Path) -> None:
         else:
             kept.append(family)
     path.write_text(json.dumps(kept), encoding="utf-8")
-    shutil.rmtree(out / "assets" / "packages" / "flutter_math_fork", ignore_errors=True)
+    for package in ("flutter_math_fork", "cupertino_icons"):
+        shutil.rmtree(out / "assets" / "packages" / package, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fonts cut to what the app draws (fontTools, pinned in pyproject.toml's [build] extra)
+# ---------------------------------------------------------------------------------------------
+APP_FONT = "fonts/NotoSansJP-Regular.ttf"   # handbook/ui/app.py FONTS, relative to the web root
+APP_FONT_FAMILY = "NotoSansJP"
+#: Always in the Japanese subset besides every character of content/, locales/ and handbook/:
+#: ASCII, Latin-1 and Latin Extended-A (romaji with macrons: ryūkyoku), general punctuation,
+#: arrows, CJK punctuation, hiragana, katakana (+ phonetic extensions), full- and half-width
+#: forms, the JIS X 0208 non-kanji rows and level-1 kanji (the 2,965 everyday kanji a user types).
+FONT_RANGES = ((0x20, 0x7E), (0xA0, 0x17F), (0x2000, 0x206F), (0x2190, 0x21FF), (0x3000, 0x30FF),
+               (0x31F0, 0x31FF), (0xFF00, 0xFFEF))
+JIS_ROWS = range(1, 48)        # JIS X 0208 rows 1-15: symbols and kana; 16-47: level-1 kanji
+TEXT_SOURCES = ("content", "locales", "handbook", "main.py")
+TEXT_SUFFIXES = (".toml", ".po", ".pot", ".py")
+#: Material icons Flutter's own widgets draw (back arrow, dropdown arrows, date picker, chips,
+#: search, overflow menus, expansion tiles, text-field clear/visibility): kept besides every
+#: ``Icons.NAME`` the app's source names.
+FRAMEWORK_ICONS = (
+    "arrow_back", "arrow_back_ios", "arrow_forward", "arrow_forward_ios", "arrow_drop_down",
+    "arrow_drop_up", "arrow_upward", "arrow_downward", "close", "cancel", "clear", "menu",
+    "more_vert", "more_horiz", "search", "check", "check_box", "check_box_outline_blank",
+    "chevron_left", "chevron_right", "keyboard_arrow_left", "keyboard_arrow_right",
+    "keyboard_arrow_down", "keyboard_arrow_up", "expand_more", "expand_less", "edit",
+    "calendar_today", "date_range", "access_time", "keyboard", "keyboard_outlined", "visibility",
+    "visibility_off", "error", "error_outline", "info_outline", "drag_handle", "add", "remove",
+    "refresh", "done", "radio_button_checked", "radio_button_unchecked",
+)
+
+#: Flutter icon names that are another icon's glyph (Icons.copy is Icons.content_copy)
+ICON_ALIASES = {"copy": "content_copy", "cut": "content_cut", "paste": "content_paste"}
+
+
+def font_characters(root: Path) -> set[str]:
+    """Every character the Japanese font must draw (see FONT_RANGES and JIS_ROWS)."""
+    chars = {chr(c) for lo, hi in FONT_RANGES for c in range(lo, hi + 1)}
+    for row in JIS_ROWS:
+        for cell in range(1, 95):
+            try:
+                chars.add(bytes([0xA0 + row, 0xA0 + cell]).decode("euc_jp"))
+            except UnicodeDecodeError:
+                pass
+    for item in TEXT_SOURCES:
+        p = root / item
+        files = [p] if p.is_file() else sorted(p.rglob("*")) if p.is_dir() else []
+        for f in files:
+            if f.is_file() and f.suffix in TEXT_SUFFIXES and "__pycache__" not in f.parts:
+                chars.update(f.read_text(encoding="utf-8"))
+    return {c for c in chars if c.isprintable() or c == " "}
+
+
+def app_icon_names(root: Path) -> set[str]:
+    """``Icons.NAME`` in the app's source, lower-cased (``GAVEL_OUTLINED`` -> ``gavel_outlined``)."""
+    names: set[str] = set()
+    for f in [root / "main.py", *sorted((root / "handbook").rglob("*.py"))]:
+        if f.is_file():
+            names.update(n.lower() for n in re.findall(r"\bIcons\.([A-Z0-9_]+)\b",
+                                                        f.read_text(encoding="utf-8")))
+    return names
+
+
+def _subset(src: Path, dst: Path, unicodes: set[int]) -> tuple[int, int]:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.hinting = False          # Flutter's renderer does not use TrueType hinting
+    options.notdef_outline = True
+    font = TTFont(src)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(unicodes))
+    subsetter.subset(font)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    font.save(dst)
+    return len(font.getBestCmap()), dst.stat().st_size
+
+
+def subset_fonts(out: Path, root: Path) -> dict:
+    """Cut the two big fonts to what the app draws, and load Noto Sans JP with the engine.
+
+    * Noto Sans JP (5.5 MB, 17,000 glyphs) -> kana, JIS level-1 kanji, Latin with macrons and
+      every character of the content, the catalogs and the UI source (:func:`font_characters`);
+      a character outside it (a rare kanji typed into the search) still shows, drawn by the
+      browser's fallback, only without this font.
+    * MaterialIcons-Regular.otf (1.3 MB, every Material icon) -> the icons the app names and
+      those Flutter's own widgets draw (:data:`FRAMEWORK_ICONS`), in all four styles.
+    * Noto Sans JP is listed in ``assets/FontManifest.json`` (at the URL ``page.fonts`` uses, so
+      one file is downloaded and precached): Flutter loads the fonts listed there before its
+      first frame, so Japanese is drawn with it from the first frame and Flutter never asks for
+      its CJK fallback fonts (``assets/fonts/notosans*/...woff2``, 404 here).
+    Returns {file: [glyphs, bytes]} for build-info.json.
+    """
+    from fontTools.ttLib import TTFont
+
+    report = {}
+    src = root / "assets" / APP_FONT
+    if src.is_file():
+        chars = font_characters(root)
+        cmap = TTFont(src).getBestCmap()
+        missing = sorted(c for c in chars if ord(c) not in cmap and ord(c) > 0x7F
+                         and not any(lo <= ord(c) <= hi for lo, hi in FONT_RANGES))
+        if missing:
+            log(f"note: {len(missing)} characters of the app are not in {APP_FONT}: "
+                f"{''.join(missing[:40])}")
+        report[APP_FONT] = _subset(src, out / APP_FONT, {ord(c) for c in chars})
+        manifest_path = out / "assets" / "FontManifest.json"
+        families = json.loads(manifest_path.read_text(encoding="utf-8"))
+        families = [f for f in families if f["family"] != APP_FONT_FAMILY]
+        # FontManifest assets resolve against <base>/assets/: "../" reaches the web root
+        families.insert(0, {"family": APP_FONT_FAMILY, "fonts": [{"asset": "../" + APP_FONT}]})
+        manifest_path.write_text(json.dumps(families), encoding="utf-8")
+
+    icons_rel = "assets/fonts/MaterialIcons-Regular.otf"
+    icons = out / icons_rel
+    if icons.is_file():
+        font = TTFont(icons)
+        by_name = {name: code for code, name in font.getBestCmap().items()}
+        styles = ("baseline", "outlined", "rounded", "sharp")
+        codes, unknown = {0x20}, []
+        for name in sorted(set(FRAMEWORK_ICONS) | app_icon_names(root)):
+            base = next((name.removesuffix("_" + st) for st in styles[1:]
+                         if name.endswith("_" + st)), name)
+            base = ICON_ALIASES.get(base, base)
+            glyph = ("_" + base) if base[:1].isdigit() else base
+            found = [by_name[f"{glyph}_{st}"] for st in styles if f"{glyph}_{st}" in by_name]
+            if not found:
+                unknown.append(name)
+            codes.update(found)   # every style: a later screen may use another one
+        if unknown:
+            raise SystemExit(f"{icons_rel}: no glyph for the icons {unknown} "
+                             "(a Flutter alias missing from ICON_ALIASES?)")
+        report[icons_rel] = _subset(icons, icons, codes)
+    return report
 
 
 def _draw_fallback_icon(size: int):
@@ -780,11 +978,14 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     workaround_pyodide_module_url(out)
     workaround_no_install_lists(out)
     workaround_rive_cdn_script(out)
+    start_python_early(out)
+    instrument_startup_marks(out)
     check_archive(out / "app.tar.gz")
     if stdlib_pyc is not None:
         shutil.copy2(stdlib_pyc, out / "pyodide" / "python_stdlib.zip")
     prune(out, root)
     trim_font_manifest(out)
+    fonts = subset_fonts(out, root)
     write_icons(out, root)
     write_web_manifest(out, root)
 
@@ -800,6 +1001,7 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "vendored": versions,
         "precompiled": stdlib_pyc is not None,
         "precompile_error": precompile_error,
+        "fonts": fonts,
         "precache_files": len(core) + len(variants["chromium"]),
         "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,
