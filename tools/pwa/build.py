@@ -104,9 +104,13 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at s
 # repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies
 # (fsrs, the study scheduler, imports typing_extensions).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
-            "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions")
-UI_LOCALES = ("en", "ja")       # Babel locale data kept: these (+ their regional variants), root
+            "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions", "simplemma")
+UI_LOCALES = ("en", "ja")       # the UI's languages
+#: Babel locale data kept: the UI languages, the parents Babel resolves them through, British
+#: English (a judge's device setting); any other locale falls back to "en" (handbook.i18n)
+BABEL_LOCALES = ("root", "en", "en_001", "en_150", "en_GB", "en_US_POSIX", "ja", "ja_JP")
 STEMMERS_KEPT = ("english",)    # snowballstemmer languages kept
+LEMMA_LANGUAGES = ("en",)       # simplemma dictionaries kept (data/<lang>.plzma; 54 ship, 19 MB)
 
 
 def log(msg: str) -> None:
@@ -251,7 +255,7 @@ def workaround_vendored_dependencies(stage: Path) -> dict[str, str]:
 
     Trimmed on the way: compiled modules (rapidfuzz and msgpack fall back to their pure-Python
     implementations), type stubs, Babel's locale data beyond root/en/ja, snowballstemmer's
-    stemmers beyond English, flet's test/server/CLI modules that Pyodide never imports, and fsrs's
+    stemmers beyond English, simplemma's dictionaries beyond English, flet's test/server/CLI modules that Pyodide never imports, and fsrs's
     optimizer (torch; the app only schedules).
 
     Delete when: Flet can bundle dependencies into a published app (it does for ``flet build``).
@@ -288,8 +292,12 @@ def _keep_vendored_file(dist_name: str, rel: str) -> bool:
     if dist_name == "rapidfuzz" and (not name.endswith(".py") or "__pyinstaller" in parts):
         return False
     if dist_name == "babel" and parts[:2] == ["babel", "locale-data"]:
-        locale = name.removesuffix(".dat")
-        return locale == "root" or locale.split("_")[0] in UI_LOCALES
+        return name.removesuffix(".dat") in BABEL_LOCALES
+    if dist_name == "simplemma" and name.endswith(".plzma"):
+        # simplemma lists its languages from the files in data/: English alone is then what it
+        # supports. The dictionaries are lzma-compressed pickles; Pyodide 314 has _lzma
+        # built in, so they load unchanged (tests/pwa/test_vendored.py).
+        return name.removesuffix(".plzma") in LEMMA_LANGUAGES
     if dist_name == "snowballstemmer" and name.endswith("_stemmer.py"):
         return name.removesuffix("_stemmer.py") in STEMMERS_KEPT
     return True
@@ -393,11 +401,38 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     return write_service_worker(out)
 
 
+#: Precached files at least this big are stored gzip-compressed when that saves a fifth or more
+GZIP_MIN_BYTES = 64 * 1024
+
+
+def gzip_precache(out: Path, files: list[str]) -> list[str]:
+    """Write ``<file>.gz`` (gzip -9, reproducible) beside each big compressible precached file
+    and return the list with those names instead: the service worker stores the compressed
+    copy and decompresses it for the page (sw.js, GZIPPED). The plain files stay in the build
+    for browsers without DecompressionStream and for visits without the service worker."""
+    result = []
+    for rel in files:
+        path = out / rel
+        if rel.endswith(".gz") or path.stat().st_size < GZIP_MIN_BYTES:
+            result.append(rel)
+            continue
+        data = path.read_bytes()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) <= 0.8 * len(data):
+            (out / (rel + ".gz")).write_bytes(packed)
+            result.append(rel + ".gz")
+        else:
+            result.append(rel)
+    return result
+
+
 def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], str]:
     """``sw.js`` from the template with the precache lists of ``out`` and a cache name that is
     a hash of those files' contents (and of the template): a new build gets a new cache."""
     template = (HERE / "sw.js").read_text(encoding="utf-8")
     core, variants = precache_lists(out)
+    core = gzip_precache(out, core)
+    variants = {k: gzip_precache(out, v) for k, v in variants.items()}
     every = core + [f for files in variants.values() for f in files]
     cache_name = "rjh-precache-" + content_hash(out, every, extra=template)[:16]
     sw = (template
@@ -894,6 +929,8 @@ def precache_lists(out: Path) -> tuple[list[str], dict[str, list[str]]]:
         if not p.is_file():
             continue
         rel = p.relative_to(out).as_posix()
+        if rel.endswith(".gz") and (out / rel[:-3]).is_file():
+            continue  # a compressed copy written by gzip_precache (for a rebuilt sw.js)
         if rel in variant_files or any(rel == x or rel.startswith(x + "/") for x in NOT_PRECACHED):
             continue
         core.append(rel)
@@ -969,6 +1006,9 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     versions = workaround_vendored_dependencies(stage)
     stdlib_pyc, precompile_error = (precompile_bytecode(stage, work) if precompile
                                     else (None, "--no-precompile"))
+    report_path = work / "precompile" / "precompile.json"
+    pyodide_report = (json.loads(report_path.read_text(encoding="utf-8"))
+                      if stdlib_pyc is not None and report_path.is_file() else {})
     manifest = workaround_build_manifest(work)
     workaround_pyodide_cache(cache_root)
 
@@ -1002,6 +1042,9 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "precompiled": stdlib_pyc is not None,
         "precompile_error": precompile_error,
         "fonts": fonts,
+        # what the build saw under Pyodide (tools/pwa/precompile.py): the lemmatiser loads, ...
+        "pyodide_checks": pyodide_report.get("checks", {}),
+        "stdlib_dropped": pyodide_report.get("stdlib_dropped"),
         "precache_files": len(core) + len(variants["chromium"]),
         "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,
