@@ -185,7 +185,8 @@ with zipfile.ZipFile(WORK + "/python_stdlib.zip") as zin, \
                         compresslevel=9) as zout:
     n_dropped = 0
     for info in zin.infolist():
-        if info.filename.endswith(".py") and info.filename not in stdlib_kept:
+        if (info.filename.endswith(".py") and info.filename not in stdlib_kept
+                and not info.filename.startswith(("pyodide/", "_pyodide/"))):  # JS calls into them
             n_dropped += 1      # nothing in the app, its packages or the boot imports it
             continue
         data = zin.read(info)

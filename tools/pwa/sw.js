@@ -29,9 +29,8 @@ const VARIANT = new URL(self.location.href).searchParams.get('canvaskit') === 'c
 const url = (path) => new URL(path, self.registration.scope).href;
 const INDEX = url('index.html');
 
-// The big runtime files (main.dart.js, Pyodide's and CanvasKit's WebAssembly, the fonts) are
-// precached gzip-compressed, as "<file>.gz" (a quarter of the size on the phone), and handed to
-// the page decompressed. A browser without DecompressionStream precaches the plain files.
+// Some files (CanvasKit, the fonts: build.py GZIP_PRECACHED) are precached gzip-compressed, as
+// "<file>.gz" (less to download and keep on the phone), and handed to the page decompressed. A browser without DecompressionStream precaches the plain files.
 const GUNZIP = typeof DecompressionStream !== 'undefined';
 const PRECACHE = CORE.concat(CANVASKIT[VARIANT] || [])
   .map((path) => (!GUNZIP && path.endsWith('.gz')) ? path.slice(0, -3) : path);
