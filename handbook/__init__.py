@@ -39,5 +39,9 @@ __all__ = [
 def default_library() -> Library:
     """The shipped content, loaded once per process (what the app and the calculators use).
 
-    Its search index is built by the first search or by ``default_library().warm()``."""
-    return load_library(index=False)
+    Its search index is built by the first search or by ``default_library().warm()``. In the
+    offline app the content comes from the snapshot the build compiled (:mod:`handbook.snapshot`)
+    while it matches the content files."""
+    from handbook import snapshot
+
+    return snapshot.load_shipped() or load_library(index=False)

@@ -71,8 +71,14 @@ if os.path.exists("main.py"):
 for name in sorted(names):
     getattr(flet, name, None)
 
-# what the first screens do at start: load the content, search it, format a date, fuzzy-match
+# what the first screens do at start: load the content (from the build's snapshot, checked
+# against the TOML), search it, format a date, fuzzy-match
+checks = {}
 lib = handbook.load_library()
+shipped = handbook.default_library()
+from handbook import snapshot  # noqa: E402
+
+checks["snapshot"] = snapshot.load_shipped() is not None and shipped == lib
 lib.search("chonbo")
 lib.search("見せ牌")
 try:
@@ -91,7 +97,6 @@ from rapidfuzz import process  # noqa: E402,F401
 from rapidfuzz.distance import DamerauLevenshtein  # noqa: E402,F401
 
 # the search's English lemmatiser (simplemma, lzma-compressed dictionary): loads under Pyodide?
-checks = {}
 try:
     import simplemma
 
