@@ -42,6 +42,14 @@ URL_CONFIRM_TIMEOUT = 1.0
 URL_SETTLE_S = 0.15
 
 
+def page_fonts() -> dict[str, str]:
+    """What ``page.fonts`` loads: :data:`FONTS`, less the families the web engine already loaded
+    before its first frame (``HANDBOOK_ENGINE_FONTS``, comma-separated; the offline app's build
+    sets it, tools/pwa/build.py) -- loading one again costs a download, a parse and a relayout."""
+    loaded = {f.strip() for f in os.environ.get("HANDBOOK_ENGINE_FONTS", "").split(",")}
+    return {family: path for family, path in FONTS.items() if family not in loaded}
+
+
 def make_theme(dark: bool = False) -> ft.Theme:
     """The light or dark theme: Noto Sans JP everywhere (Japanese renders offline). Flutter
     derives the dark colour scheme from the seed itself when the theme is ``page.dark_theme``."""
@@ -121,7 +129,7 @@ class HandbookApp:
     def configure_page(self) -> None:
         page = self.page
         page.title = i18n.gettext("Riichi Judge Handbook")
-        page.fonts = dict(FONTS)
+        page.fonts = page_fonts()
         page.theme = make_theme(dark=False)
         page.dark_theme = make_theme(dark=True)
         page.theme_mode = theme_mode(self.settings.theme)
