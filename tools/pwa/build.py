@@ -29,9 +29,16 @@ The steps, in order (see :func:`build`):
 
    (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 was found here.)
 3. speed: bytecode precompiled with the same Pyodide under Node.js (:func:`precompile_bytecode`,
-   optional: without Node.js the build ships sources and starts slower);
-4. drop files the page never loads, write the web app manifest and icons, and the precaching
-   service worker (``tools/pwa/sw.js``) whose cache name is a hash of the precached files;
+   optional: without Node.js the build ships sources and starts slower), which also cuts
+   ``python_stdlib.zip`` to the modules something can import and checks that the content
+   snapshot and simplemma's dictionary load under Pyodide; the Python worker started with the
+   page (:func:`start_python_early`); the app archive unpacked from memory
+   (:func:`fast_app_unpack`); start-up marks for ``make bench`` (:func:`instrument_startup_marks`);
+4. drop files the page never loads; cut Noto Sans JP and Material Icons to what the app draws and
+   load the Japanese font with the engine (:func:`subset_fonts`, fontTools); write the web app
+   manifest and icons, and the precaching service worker (``tools/pwa/sw.js``) whose cache name is
+   a hash of the precached files (CanvasKit and the fonts precached gzip-compressed,
+   :func:`gzip_precache`);
 5. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
 
 Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
