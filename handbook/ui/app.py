@@ -81,13 +81,14 @@ class Preferences:
 
     async def load(self, library: Library) -> Settings:
         s = Settings()
-        ruleset = await self._call("get", Settings.KEY_RULESET)
+        # one round trip to the client for the three, not three in a row (start-up time)
+        ruleset, theme, locale = await asyncio.gather(
+            self._call("get", Settings.KEY_RULESET), self._call("get", Settings.KEY_THEME),
+            self._call("get", Settings.KEY_LOCALE))
         if isinstance(ruleset, str) and ruleset in library.rulesets:
             s.ruleset = ruleset
-        theme = await self._call("get", Settings.KEY_THEME)
         if theme in (THEME_SYSTEM, THEME_LIGHT, THEME_DARK):
             s.theme = theme
-        locale = await self._call("get", Settings.KEY_LOCALE)
         if isinstance(locale, str) and locale:
             s.locale = locale
         return s
