@@ -875,8 +875,12 @@ def subset_fonts(out: Path, root: Path) -> dict:
       those Flutter's own widgets draw (:data:`FRAMEWORK_ICONS`), in all four styles.
     * Noto Sans JP is listed in ``assets/FontManifest.json`` (at the URL ``page.fonts`` uses, so
       one file is downloaded and precached): Flutter loads the fonts listed there before its
-      first frame, so Japanese is drawn with it from the first frame and Flutter never asks for
-      its CJK fallback fonts (``assets/fonts/notosans*/...woff2``, 404 here).
+      first frame. It is listed as "Roboto" too, in place of Flet's roboto.woff2: Flutter's
+      default family, which the app's first screen is laid out with once while MaterialApp
+      animates from its default theme to the page's. With Roboto alone, the Japanese of that
+      frame made Flutter ask for its Noto fallback fonts (``assets/fonts/notosans{jp,sc,kr,
+      symbols}/...woff2``: 404 online, failed requests offline) and lay the screen out again as
+      each arrived; now every glyph is found and nothing is asked for.
     Returns {file: [glyphs, bytes]} for build-info.json.
     """
     from fontTools.ttLib import TTFont
@@ -894,9 +898,14 @@ def subset_fonts(out: Path, root: Path) -> dict:
         report[APP_FONT] = _subset(src, out / APP_FONT, {ord(c) for c in chars})
         manifest_path = out / "assets" / "FontManifest.json"
         families = json.loads(manifest_path.read_text(encoding="utf-8"))
-        families = [f for f in families if f["family"] != APP_FONT_FAMILY]
+        for family in families:
+            if family["family"] == "Roboto":   # Flet's roboto.woff2 is no longer loaded
+                for font in family["fonts"]:
+                    (out / "assets" / font["asset"]).unlink(missing_ok=True)
+        families = [f for f in families if f["family"] not in (APP_FONT_FAMILY, "Roboto")]
         # FontManifest assets resolve against <base>/assets/: "../" reaches the web root
-        families.insert(0, {"family": APP_FONT_FAMILY, "fonts": [{"asset": "../" + APP_FONT}]})
+        ours = [{"asset": "../" + APP_FONT}]
+        families[:0] = [{"family": APP_FONT_FAMILY, "fonts": ours}, {"family": "Roboto", "fonts": ours}]
         manifest_path.write_text(json.dumps(families), encoding="utf-8")
 
     icons_rel = "assets/fonts/MaterialIcons-Regular.otf"
