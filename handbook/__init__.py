@@ -44,4 +44,5 @@ def default_library() -> Library:
     while it matches the content files."""
     from handbook import snapshot
 
-    return snapshot.load_shipped() or load_library(index=False)
+    library = snapshot.load_shipped()
+    return library if library is not None else load_library(index=False)

@@ -467,7 +467,9 @@ def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], st
     sw = (template
           .replace("__CACHE_NAME__", cache_name)
           .replace("__PRECACHE__", json.dumps(core, indent=2))
-          .replace("__CANVASKIT__", json.dumps(variants, indent=2)))
+          .replace("__CANVASKIT__", json.dumps(variants, indent=2))
+          .replace("__GZIPPED__", json.dumps(sorted(
+              f[:-3] for f in every if f.endswith(".gz") and (out / f[:-3]).is_file()))))
     (out / "sw.js").write_text(sw, encoding="utf-8")
     return core, variants, cache_name
 
