@@ -3,8 +3,10 @@ pyproject.toml). ``python -m handbook serve`` is the way to serve the app locall
 
 import flet as ft
 
+from handbook.startup import mark
 from handbook.ui.app import install_spa_fallback, main
 
 if __name__ == "__main__":
+    mark("imports_done")
     install_spa_fallback()  # deep links such as /rules/azrm/2.4 (a no-op where flet-web is absent)
     ft.run(main, assets_dir="assets", no_cdn=True)

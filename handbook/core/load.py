@@ -215,8 +215,13 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
 def default_library() -> Library:
     """The shipped content, loaded once per process (what the app and the calculators use).
 
-    Its search index is built by the first search or by ``default_library().warm()``."""
-    return load_library(index=False)
+    Its search index is built by the first search or by ``default_library().warm()``. In the
+    offline app the content comes from the snapshot the build compiled (:mod:`handbook.core.snapshot`)
+    while it matches the content files."""
+    from handbook.core import snapshot  # late: only the offline app ships one
+
+    library = snapshot.load_shipped()
+    return library if library is not None else load_library(index=False)
 
 
 @dataclass

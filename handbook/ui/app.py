@@ -20,6 +20,7 @@ from handbook import i18n
 from handbook.core.load import default_library
 from handbook.core.model import Library
 from handbook.paths import ASSETS_DIR
+from handbook.startup import mark
 from handbook.ui.context import (
     THEME_DARK,
     THEME_LIGHT,
@@ -49,6 +50,14 @@ URL_SETTLE_S = 0.15
 #: session; only unsaved typing and a given judge passphrase are asked again).
 #: ``FLET_SESSION_TIMEOUT`` in the environment (seconds) overrides it.
 SESSION_TIMEOUT_S = 600
+
+
+def page_fonts() -> dict[str, str]:
+    """What ``page.fonts`` loads: :data:`FONTS`, less the families the web engine already loaded
+    before its first frame (``HANDBOOK_ENGINE_FONTS``, comma-separated; the offline app's build
+    sets it, tools/pwa/build.py) -- loading one again costs a download, a parse and a relayout."""
+    loaded = {f.strip() for f in os.environ.get("HANDBOOK_ENGINE_FONTS", "").split(",")}
+    return {family: path for family, path in FONTS.items() if family not in loaded}
 
 
 def make_theme(dark: bool = False) -> ft.Theme:
@@ -82,13 +91,14 @@ class Preferences:
 
     async def load(self, library: Library) -> Settings:
         s = Settings()
-        ruleset = await self._call("get", Settings.KEY_RULESET)
+        # one round trip to the client for the three, not three in a row (start-up time)
+        ruleset, theme, locale = await asyncio.gather(
+            self._call("get", Settings.KEY_RULESET), self._call("get", Settings.KEY_THEME),
+            self._call("get", Settings.KEY_LOCALE))
         if isinstance(ruleset, str) and ruleset in library.rulesets:
             s.ruleset = ruleset
-        theme = await self._call("get", Settings.KEY_THEME)
         if theme in (THEME_SYSTEM, THEME_LIGHT, THEME_DARK):
             s.theme = theme
-        locale = await self._call("get", Settings.KEY_LOCALE)
         if isinstance(locale, str) and locale in i18n.SUPPORTED_LOCALES:
             s.locale = locale
         return s
@@ -155,7 +165,7 @@ class HandbookApp:
     def configure_page(self) -> None:
         page = self.page
         apply_locale(page, self.ctx.translator)
-        page.fonts = dict(FONTS)
+        page.fonts = page_fonts()
         page.theme = make_theme(dark=False)
         page.dark_theme = make_theme(dark=True)
         page.theme_mode = theme_mode(self.settings.theme)
@@ -292,6 +302,7 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
 
     async def app_main(page: ft.Page) -> None:
         lib = library if library is not None else default_library()
+        mark("content_ready")
         if not shared:
             shared.append(Stores(lib))
         try:
@@ -300,6 +311,7 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
             service = None
         app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared[0])
         await app.start()
+        mark("screen_built")
         # the search index is built after the first frame, before the first keystroke needs it
         await asyncio.sleep(0)
         lib.warm()

@@ -1,17 +1,24 @@
-"""Offline-PWA figures (``make bench``; issue 5): precache size, first load, offline reload.
+"""Offline-PWA figures (``make bench``; issues 5 and 15): precache size, first load, offline reload,
+and where the start-up time goes.
 
 * precache size: the bytes ``sw.js`` downloads on the first visit (``build/pwa``, built first
   when missing or stale), for Chromium (the "chromium" CanvasKit) and for Safari/Firefox (the full
-  CanvasKit) -- kept in ``benchmark.extra_info``; goal ≤ 40 MB (MiB), asserted;
+  CanvasKit) -- kept in ``benchmark.extra_info``; goal ≤ 30 MB (10^6 bytes; 25 MB the stretch),
+  asserted;
 * first load to first frame: a fresh profile and a fresh server (a new origin: no service worker,
   empty caches) per round; the clock runs from ``goto`` to the app's first screen (its search box
   in Flutter's ARIA tree). Flutter's own first frame (``flutter-first-frame``: Flet's loading
-  screen) is recorded beside it;
+  screen) is recorded beside it; goal ≤ 6 s;
 * offline reload to first frame: per round a fresh profile loads the app online and waits for the
   service worker to finish precaching; off the clock the server is stopped and the browser set
-  offline; the clock runs from ``reload`` to the app's first screen. Goal ≤ 5 s.
+  offline; the clock runs from ``reload`` to the app's first screen. Goal ≤ 3 s.
+* phases: for both, the median second (from the navigation start) at which start-up reached each
+  mark -- the Python worker started, Pyodide ready, the app archive unpacked, the app's imports
+  done, its module run, Flutter's first frame, the content loaded, the first screen built, the
+  search box in the ARIA tree (``pwa_harness.PHASES``; the marks come from the build's
+  instrumented worker and ``handbook.startup.mark``).
 
-Median of 3 rounds each (``benchmark.pedantic``). Figures are printed and kept in
+Median of 5 rounds each (``benchmark.pedantic``). Figures are printed and kept in
 ``benchmark.extra_info``; ``HANDBOOK_BENCH_STRICT=1`` turns a missed time goal into a failure.
 The machine matters: these run Chromium with software rendering (``--disable-gpu``), so Flutter's
 frames cost CPU that a phone's GPU would take, on 2 cores shared with whatever else runs.
@@ -30,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pwa"))
 
 from pwa_harness import (  # noqa: E402
     CHROMIUM,
+    PHASES,
     App,
     PwaServer,
     Requests,
@@ -45,10 +53,28 @@ from pwa_harness import (  # noqa: E402
 
 pytestmark = pytest.mark.pwa
 
-ROUNDS = 3
-MB = 1024 * 1024
-GOAL_PRECACHE_MB = 40.0
-GOAL_OFFLINE_RELOAD_S = 5.0
+ROUNDS = 5
+MB = 1000 * 1000
+MIB = 1024 * 1024
+GOAL_PRECACHE_MB = 30.0
+STRETCH_PRECACHE_MB = 25.0
+GOAL_FIRST_LOAD_S = 6.0
+GOAL_OFFLINE_RELOAD_S = 3.0
+
+
+def _phase_medians(rounds) -> dict[str, float]:
+    names = [p for p in PHASES if any(p in r.phases for r in rounds)]
+    return {p: round(statistics.median(r.phases[p] for r in rounds if p in r.phases), 2)
+            for p in names}
+
+
+def _print_phases(medians: dict[str, float]) -> None:
+    """One line per phase, in the order they happened, with the time since the previous one."""
+    print("  where the time goes (median s from navigation start; + since the previous mark):")
+    last = 0.0
+    for name, t in sorted(medians.items(), key=lambda kv: kv[1]):
+        print(f"    {name:<18} {t:6.2f}  (+{max(0.0, t - last):.2f})")
+        last = t
 
 
 def _strict() -> bool:
@@ -77,7 +103,7 @@ def bench_browser():
             browser.close()
 
 
-def test_pwa_precache_size(benchmark, pwa):
+def test_pwa_precache_size(benchmark, pwa, capsys):
     def measure() -> dict[str, int]:
         return {v: sum((pwa / f).stat().st_size for f in precache_files(pwa, v))
                 for v in ("chromium", "full")}
@@ -88,20 +114,25 @@ def test_pwa_precache_size(benchmark, pwa):
     benchmark.extra_info.update({
         "precache_mb": mb["chromium"],
         "precache_mb_safari_firefox": mb["full"],
+        "precache_mib": round(sizes["chromium"] / MIB, 2),
+        "fonts": info.get("fonts"),
         "precache_bytes": sizes,
         "precache_files": len(precache_files(pwa, "chromium")),
         "app_tar_gz_mb": round(info["app_tar_gz_bytes"] / MB, 2),
         "precompiled_bytecode": info.get("precompiled", False),
         "goal_mb": GOAL_PRECACHE_MB,
         "goal_met": max(mb.values()) <= GOAL_PRECACHE_MB,
+        "stretch_met": max(mb.values()) <= STRETCH_PRECACHE_MB,
     })
-    print(f"\nprecache: {mb['chromium']:.1f} MB on Chromium, {mb['full']:.1f} MB on Safari/Firefox "
-          f"({len(precache_files(pwa, 'chromium'))} files; app.tar.gz "
-          f"{info['app_tar_gz_bytes'] / MB:.2f} MB); goal ≤ {GOAL_PRECACHE_MB:.0f} MB")
+    with capsys.disabled():  # `make bench` shows the figures
+        print(f"\nprecache: {mb['chromium']:.1f} MB ({sizes['chromium'] / MIB:.1f} MiB) on Chromium, "
+              f"{mb['full']:.1f} MB on Safari/Firefox ({len(precache_files(pwa, 'chromium'))} files; "
+              f"app.tar.gz {info['app_tar_gz_bytes'] / MB:.2f} MB); goal ≤ {GOAL_PRECACHE_MB:.0f} MB, "
+              f"stretch ≤ {STRETCH_PRECACHE_MB:.0f} MB")
     assert max(mb.values()) <= GOAL_PRECACHE_MB
 
 
-def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser):
+def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser, capsys):
     state: dict = {}
     rounds: list = []
     outside: list[str] = []
@@ -131,19 +162,28 @@ def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser):
         close_round()
     app_s = [r.app_frame_s for r in rounds]
     flutter_s = [r.flutter_frame_s for r in rounds]
+    median = statistics.median(app_s)
+    phases = _phase_medians(rounds)
     benchmark.extra_info.update({
-        "first_frame_median_s": round(statistics.median(app_s), 2),
+        "first_frame_median_s": round(median, 2),
         "first_frame_s": [round(x, 2) for x in app_s],
         "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
         "flutter_frame_s": [round(x, 2) for x in flutter_s],
+        "phase_medians_s": phases,
+        "goal_s": GOAL_FIRST_LOAD_S,
+        "goal_met": median <= GOAL_FIRST_LOAD_S,
     })
-    print(f"\nfirst load to the app's first frame: median {statistics.median(app_s):.2f} s "
-          f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame (loading screen) "
-          f"median {statistics.median(flutter_s):.2f} s")
+    with capsys.disabled():  # `make bench` shows the figures
+        print(f"\nfirst load to the app's first frame: median {median:.2f} s "
+              f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame (loading screen) "
+              f"median {statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_FIRST_LOAD_S:.0f} s")
+        _print_phases(phases)
     assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
+    if _strict():
+        assert median <= GOAL_FIRST_LOAD_S, f"first load {median:.2f} s > {GOAL_FIRST_LOAD_S} s"
 
 
-def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser):
+def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser, capsys):
     state: dict = {}
     rounds: list = []
     outside: list[str] = []
@@ -180,7 +220,9 @@ def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser):
     app_s = [r.app_frame_s for r in rounds]
     flutter_s = [r.flutter_frame_s for r in rounds]
     median = statistics.median(app_s)
+    phases = _phase_medians(rounds)
     benchmark.extra_info.update({
+        "phase_medians_s": phases,
         "offline_reload_median_s": round(median, 2),
         "offline_reload_s": [round(x, 2) for x in app_s],
         "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
@@ -188,9 +230,12 @@ def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser):
         "goal_s": GOAL_OFFLINE_RELOAD_S,
         "goal_met": median <= GOAL_OFFLINE_RELOAD_S,
     })
-    print(f"\noffline reload to the app's first frame: median {median:.2f} s "
-          f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame median "
-          f"{statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_OFFLINE_RELOAD_S:.0f} s")
+    with capsys.disabled():  # `make bench` shows the figures
+        print(f"\noffline reload to the app's first frame: median {median:.2f} s "
+              f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame median "
+              f"{statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_OFFLINE_RELOAD_S:.0f} s")
+        _print_phases(phases)
     assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
     if _strict():
-        assert median <= GOAL_OFFLINE_RELOAD_S, f"offline reload {median:.2f} s > 5 s"
+        assert median <= GOAL_OFFLINE_RELOAD_S, (
+            f"offline reload {median:.2f} s > {GOAL_OFFLINE_RELOAD_S} s")

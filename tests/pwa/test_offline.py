@@ -15,9 +15,9 @@ Every request is recorded twice: by Playwright (pages, Python worker, service wo
 Chromium's own NetLog. The test fails if any request of the app leaves 127.0.0.1. There is no
 exception to allow: the one request Flet 1.0.5 sends outside -- ``rive_native.js`` from
 cdn.jsdelivr.net, "the known harmless rive_native.js failure" -- is pointed at the app's own
-origin by the build (workaround 6), where it fails harmlessly. The only failing requests allowed
-are that one and Flutter's fallback-font requests (both on 127.0.0.1, see
-``pwa_harness.KNOWN_FAILURES``); a file missing from the precache fails the test.
+origin by the build (workaround 6), where it fails harmlessly. The only failing request allowed
+is that one (on 127.0.0.1, see ``pwa_harness.KNOWN_FAILURES``); a file missing from the precache
+or a request for one of Flutter's fallback fonts fails the test.
 Chromium's *own* background requests (component updater, account check) are not the app's: the
 NetLog tells them apart by their network isolation key and they are only reported.
 
@@ -168,6 +168,9 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
     assert not outside, f"requests left 127.0.0.1: {outside}"
     failed = requests.unexpected_failures()
     assert not failed, f"requests failed (beyond pwa_harness.KNOWN_FAILURES): {failed}"
+    # online (a 404 is no failed request) and offline: Flutter never asked for a fallback font
+    fallback_fonts = sorted({u for u in requests.urls if re.search(r"/assets/fonts/noto[a-z]+/", u)})
+    assert not fallback_fonts, f"Flutter asked for fallback fonts: {fallback_fonts}"
     assert offline_urls, "no request was recorded offline"
     assert all(re.match(r"http://127\.0\.0\.1:\d+/", u) for u in offline_urls if u.startswith("http"))
     app_urls, browser_urls = netlog_app_requests(netlog, server.base_url)

@@ -6,7 +6,8 @@ only the standard library and that folder) imports them the way the app does. Fo
 this proves the pure-Python fallback: ``import rapidfuzz; from rapidfuzz import process;
 from rapidfuzz.distance import DamerauLevenshtein`` work with no ``.so`` and
 ``RAPIDFUZZ_IMPLEMENTATION=python``. The trimmed snowballstemmer must stem exactly as the full one,
-and Babel must still format dates and numbers in English and Japanese.
+and Babel must still format dates and numbers in English and Japanese. simplemma (the search's
+English lemmatiser) keeps only its English dictionary and lemmatises as the installed package.
 """
 
 from __future__ import annotations
@@ -62,6 +63,17 @@ out["fsrs"] = [sched.review_card(fsrs.Card(card_id=0, due=t0), r, review_datetim
 out["fsrs_file"] = fsrs.__file__
 out["fsrs_optimizer"] = os.path.exists(os.path.join(os.path.dirname(fsrs.__file__), "optimizer.py"))
 
+import simplemma
+from simplemma.strategies.dictionaries import dictionary_factory
+out["simplemma_file"] = simplemma.__file__
+out["lemma_languages"] = sorted(dictionary_factory.SUPPORTED_LANGUAGES)
+out["lemmas"] = [simplemma.lemmatize(w, lang="en") for w in ("took", "drew", "fell", "tiles")]
+from handbook.core import search as _search
+out["lemmatizer"] = _search.warm_lemmatizer()
+import jaconv
+out["jaconv_file"] = jaconv.__file__
+out["romaji"] = _search.romaji_of("ちゅうざ")
+
 import handbook
 lib = handbook.load_library()
 import handbook.study
@@ -106,6 +118,8 @@ def test_pure_python_copies_work_under_cpython(vendored):
     assert out["stemmers"] == ["english"]
     assert out["msgpack"] == "msgpack.fallback"
     assert out["search"], "the handbook's search found nothing"
+    # the search's kana -> romaji (jaconv) comes from the vendored copy
+    assert out["jaconv_file"].startswith(str(pkgs)) and out["romaji"] == "chuuza"
     assert out["outside"] == [], f"imported from site-packages: {out['outside']}"
     assert out["dates"][0] == "Apr 20, 2026" and out["dates"][1] == "2026/04/20"
     # the study scheduler: the vendored fsrs schedules exactly as the installed one
@@ -120,8 +134,22 @@ def test_pure_python_copies_work_under_cpython(vendored):
                            for r in fsrs.Rating]
     assert out["deck"] > 0
 
+    # the search's lemmatiser: English only, and it lemmatises exactly as the installed one
+    import simplemma
+
+    assert out["simplemma_file"].startswith(str(pkgs))
+    assert out["lemma_languages"] == ["en"] and out["lemmatizer"] is True
+    assert out["lemmas"] == [simplemma.lemmatize(w, lang="en") for w in ("took", "drew", "fell", "tiles")]
+    assert out["lemmas"][0] == "take"
+
     # the trimmed stemmer stems exactly as the full package does
     import snowballstemmer
 
     words = ["penalties", "revealed", "calling", "discarded", "tiles", "chombo", "winning"]
     assert out["stems"] == snowballstemmer.stemmer("english").stemWords(words)
+
+
+def test_simplemma_keeps_only_english(vendored):
+    pkgs, _ = vendored
+    data = sorted(p.name for p in pkgs.rglob("*.plzma"))
+    assert data == ["en.plzma"], data

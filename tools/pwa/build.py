@@ -11,8 +11,9 @@ project's virtualenv, i.e. from PyPI.
 The steps, in order (see :func:`build`):
 
 1. stage the app folder that ``flet publish`` packs into ``app.tar.gz``: ``main.py``, the
-   ``handbook`` package, ``content/``, compiled ``locales/`` and ``assets/`` (which Flet copies
-   to the web root instead) -- never ``.venv``, ``tests``, ``build``, ``.git``, ``docs``;
+   ``handbook`` package, ``content/`` (validated, and compiled into ``content.snapshot``),
+   compiled ``locales/`` and ``assets/`` (which Flet copies to the web root instead) -- never
+   ``.venv``, ``tests``, ``build``, ``.git``, ``docs``;
 2. the WORKAROUNDS for Flet 1.0.5, one function each, named ``workaround_*``; each docstring
    says which upstream behaviour it works around and when it can be deleted:
 
@@ -28,9 +29,16 @@ The steps, in order (see :func:`build`):
 
    (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 was found here.)
 3. speed: bytecode precompiled with the same Pyodide under Node.js (:func:`precompile_bytecode`,
-   optional: without Node.js the build ships sources and starts slower);
-4. drop files the page never loads, write the web app manifest and icons, and the precaching
-   service worker (``tools/pwa/sw.js``) whose cache name is a hash of the precached files;
+   optional: without Node.js the build ships sources and starts slower), which also cuts
+   ``python_stdlib.zip`` to the modules something can import and checks that the content
+   snapshot and simplemma's dictionary load under Pyodide; the Python worker started with the
+   page (:func:`start_python_early`); the app archive unpacked from memory
+   (:func:`fast_app_unpack`); start-up marks for ``make bench`` (:func:`instrument_startup_marks`);
+4. drop files the page never loads; cut Noto Sans JP and Material Icons to what the app draws and
+   load the Japanese font with the engine (:func:`subset_fonts`, fontTools); write the web app
+   manifest and icons, and the precaching service worker (``tools/pwa/sw.js``) whose cache name is
+   a hash of the precached files (CanvasKit and the fonts precached gzip-compressed,
+   :func:`gzip_precache`);
 5. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
 
 Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
@@ -106,9 +114,14 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at s
 # repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies
 # (fsrs, the study scheduler, imports typing_extensions).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
-            "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions")
-UI_LOCALES = ("en", "ja")       # Babel locale data kept: these (+ their regional variants), root
+            "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions", "simplemma",
+            "jaconv")
+UI_LOCALES = ("en", "ja")       # the UI's languages
+#: Babel locale data kept: the UI languages, the parents Babel resolves them through, British
+#: English (a judge's device setting); any other locale falls back to "en" (handbook.i18n)
+BABEL_LOCALES = ("root", "en", "en_001", "en_150", "en_GB", "en_US_POSIX", "ja", "ja_JP")
 STEMMERS_KEPT = ("english",)    # snowballstemmer languages kept
+LEMMA_LANGUAGES = ("en",)       # simplemma dictionaries kept (data/<lang>.plzma; 54 ship, 19 MB)
 
 
 def log(msg: str) -> None:
@@ -144,6 +157,23 @@ def stage_app(root: Path, stage: Path) -> None:
         elif src.is_file():
             shutil.copy2(src, stage / item)
     compile_catalogs(root / "locales", stage / "locales")
+
+
+def compile_content(stage: Path) -> int:
+    """Load and validate the staged content (a content error fails the build) and write it as
+    ``content/content.snapshot`` (:mod:`handbook.core.snapshot`): the browser then starts without
+    parsing TOML, compiling the schema validators and checking references (~0.25 s a start
+    under Pyodide here). Returns the snapshot's size in bytes."""
+    from handbook.core import snapshot
+    from handbook.core.load import ContentError, load_library
+
+    try:
+        library = load_library(stage / "content", index=False)
+    except ContentError as exc:
+        raise SystemExit(f"the content does not validate:\n{exc}") from None
+    path = snapshot.write(library, stage / "content")
+    log(f"content compiled: {path.relative_to(stage)} ({path.stat().st_size:,} bytes)")
+    return path.stat().st_size
 
 
 def compile_catalogs(src: Path, dst: Path) -> None:
@@ -253,7 +283,7 @@ def workaround_vendored_dependencies(stage: Path) -> dict[str, str]:
 
     Trimmed on the way: compiled modules (rapidfuzz and msgpack fall back to their pure-Python
     implementations), type stubs, Babel's locale data beyond root/en/ja, snowballstemmer's
-    stemmers beyond English, flet's test/server/CLI modules that Pyodide never imports, and fsrs's
+    stemmers beyond English, simplemma's dictionaries beyond English, flet's test/server/CLI modules that Pyodide never imports, and fsrs's
     optimizer (torch; the app only schedules).
 
     Delete when: Flet can bundle dependencies into a published app (it does for ``flet build``).
@@ -290,8 +320,12 @@ def _keep_vendored_file(dist_name: str, rel: str) -> bool:
     if dist_name == "rapidfuzz" and (not name.endswith(".py") or "__pyinstaller" in parts):
         return False
     if dist_name == "babel" and parts[:2] == ["babel", "locale-data"]:
-        locale = name.removesuffix(".dat")
-        return locale == "root" or locale.split("_")[0] in UI_LOCALES
+        return name.removesuffix(".dat") in BABEL_LOCALES
+    if dist_name == "simplemma" and name.endswith(".plzma"):
+        # simplemma lists its languages from the files in data/: English alone is then what it
+        # supports. The dictionaries are lzma-compressed pickles; Pyodide 314 has _lzma
+        # built in, so they load unchanged (tests/pwa/test_vendored.py).
+        return name.removesuffix(".plzma") in LEMMA_LANGUAGES
     if dist_name == "snowballstemmer" and name.endswith("_stemmer.py"):
         return name.removesuffix("_stemmer.py") in STEMMERS_KEPT
     return True
@@ -395,17 +429,50 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     return write_service_worker(out)
 
 
+#: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit, the fonts
+#: and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to start.
+#: Not main.dart.js and Pyodide's WebAssembly: compressing those too (13 MB precache in all)
+#: made the offline reload 1.3 s slower here (median of 6, interleaved; the service worker
+#: decompresses on the same two cores that start Flutter and Python).
+GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/fonts/", "pyodide/pyodide-lock.json")
+
+
+def gzip_precache(out: Path, files: list[str]) -> list[str]:
+    """Write ``<file>.gz`` (gzip -9, reproducible) beside each precached file named by
+    :data:`GZIP_PRECACHED` and return the list with those names instead: the service worker stores the compressed
+    copy and decompresses it for the page (sw.js, GZIPPED). The plain files stay in the build
+    for browsers without DecompressionStream and for visits without the service worker."""
+    result = []
+    for rel in files:
+        path = out / rel
+        if rel.endswith(".gz") or not rel.startswith(GZIP_PRECACHED):
+            result.append(rel)
+            continue
+        data = path.read_bytes()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) <= 0.8 * len(data):
+            (out / (rel + ".gz")).write_bytes(packed)
+            result.append(rel + ".gz")
+        else:
+            result.append(rel)
+    return result
+
+
 def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], str]:
     """``sw.js`` from the template with the precache lists of ``out`` and a cache name that is
     a hash of those files' contents (and of the template): a new build gets a new cache."""
     template = (HERE / "sw.js").read_text(encoding="utf-8")
     core, variants = precache_lists(out)
+    core = gzip_precache(out, core)
+    variants = {k: gzip_precache(out, v) for k, v in variants.items()}
     every = core + [f for files in variants.values() for f in files]
     cache_name = "rjh-precache-" + content_hash(out, every, extra=template)[:16]
     sw = (template
           .replace("__CACHE_NAME__", cache_name)
           .replace("__PRECACHE__", json.dumps(core, indent=2))
-          .replace("__CANVASKIT__", json.dumps(variants, indent=2)))
+          .replace("__CANVASKIT__", json.dumps(variants, indent=2))
+          .replace("__GZIPPED__", json.dumps(sorted(
+              f[:-3] for f in every if f.endswith(".gz") and (out / f[:-3]).is_file()))))
     (out / "sw.js").write_text(sw, encoding="utf-8")
     return core, variants, cache_name
 
@@ -448,7 +515,120 @@ SW_REGISTRATION = """<script>
 
 
 # =============================================================================================
-# 3. Start-up speed: bytecode compiled at build time
+# 3. Start-up speed: the Python worker starts with the page; where the time goes
+# =============================================================================================
+def start_python_early(out: Path) -> None:
+    """Start Python while Flutter loads: append ``tools/pwa/early_worker.js`` to ``python.js``.
+
+    Flet's ``jsConnect`` creates the Python worker only once Flutter has started and asks for
+    it, so Pyodide, the app archive and the app's imports (2-3 s here) all wait for
+    main.dart.js and CanvasKit. The appended script starts the same worker with the same
+    message as soon as the page runs ``python.js`` and hands it over when Dart connects.
+    """
+    path = out / "python.js"
+    js = path.read_text(encoding="utf-8")
+    if "globalThis.jsConnect = async function" not in js or "let _apps" not in js \
+            or "let _documentUrl" not in js:
+        raise SystemExit("python.js: jsConnect/_apps/_documentUrl not found -- has Flet changed?")
+    path.write_text(js + (HERE / "early_worker.js").read_text(encoding="utf-8"), encoding="utf-8")
+
+
+#: Startup marks: the worker posts {name, t} on this BroadcastChannel (t in ms since the epoch,
+#: ``performance.timeOrigin + performance.now()``); nothing listens in the app itself, the
+#: benchmarks do (tests/pwa/pwa_harness.py).
+MARK_CHANNEL = "rjh-startup"
+_WORKER_MARKS = (
+    # (anchor in python-worker.js, text put before it)
+    ("self.flet_js = {}; // namespace for Python global functions\n",
+     None),  # the mark function is defined right after this line
+    ("        self.pyodide.registerJsModule(\"flet_js\", flet_js);\n",
+     "        self.flet_js.mark(\"pyodide_ready\");\n"),
+    ('        pkgs_path = "__pypackages__"\n',
+     '        flet_js.mark("archive_unpacked")\n'),
+    ("        await self.flet_js.start_connection(self.receiveCallback);\n",
+     "        self.flet_js.mark(\"app_module_run\");\n"),
+)
+_MARK_FUNCTION = (
+    "self.flet_js.mark = function (name) {\n"
+    "    try {\n"
+    f"        (self.rjhMarks = self.rjhMarks || new BroadcastChannel(\"{MARK_CHANNEL}\"))\n"
+    "            .postMessage({ name: String(name), t: performance.timeOrigin + performance.now() });\n"
+    "    } catch (e) { /* marks are for the benchmarks only */ }\n"
+    "};\n"
+    "self.flet_js.mark(\"worker_started\");\n"
+)
+
+
+_UNPACK_CALL = "            await response.unpack_archive(format=_archive_format)\n"
+_FAST_UNPACK = """\
+            if _archive_format == "gztar":
+                # tools/pwa/build.py fast_app_unpack: files written straight from memory
+                import io as _io, tarfile as _tarfile
+                _made = set()
+                with _tarfile.open(fileobj=_io.BytesIO(await response.bytes()), mode="r:gz") as _tar:
+                    for _m in _tar:
+                        _name = os.path.normpath(_m.name.lstrip("/"))
+                        if _name == ".." or _name.startswith("../"):
+                            raise ValueError(f"app archive: {_m.name!r} points outside the app")
+                        if _m.isdir():
+                            os.makedirs(_name, exist_ok=True)
+                        elif _m.isfile():
+                            _dir = os.path.dirname(_name)
+                            if _dir and _dir not in _made:
+                                os.makedirs(_dir, exist_ok=True)
+                                _made.add(_dir)
+                            with open(_name, "wb") as _f:
+                                _f.write(_tar.extractfile(_m).read())
+            else:
+"""
+
+
+def fast_app_unpack(out: Path) -> None:
+    """Unpack ``app.tar.gz`` in the browser about twice as fast: Flet's boot calls
+    ``response.unpack_archive``, i.e. ``shutil.unpack_archive`` with tarfile's extraction filter,
+    which sets modes and times file by file (0.26-0.37 s for the ~600 files under Pyodide in
+    Node.js here); writing the regular files straight from memory took 0.15-0.18 s. Only our
+    own archive is unpacked this way (gztar; a path leaving the app folder is refused)."""
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    if js.count(_UNPACK_CALL) != 1:
+        raise SystemExit("python-worker.js: response.unpack_archive(...) not found -- has Flet changed?")
+    path.write_text(js.replace(_UNPACK_CALL, _FAST_UNPACK + "    " + _UNPACK_CALL), encoding="utf-8")
+
+
+def declare_engine_fonts(out: Path) -> None:
+    """Tell the app which font families Flutter loaded before its first frame (those
+    :func:`subset_fonts` lists in FontManifest.json): the Python boot sets
+    ``HANDBOOK_ENGINE_FONTS``, and ``handbook.ui.app.page_fonts`` leaves them out of
+    ``page.fonts`` instead of downloading and parsing them a second time."""
+    families = [f["family"] for f in json.loads(
+        (out / "assets" / "FontManifest.json").read_text(encoding="utf-8"))]
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    anchor = '        pkgs_path = "__pypackages__"\n'
+    if js.count(anchor) != 1:
+        raise SystemExit("python-worker.js: the __pypackages__ line not found -- has Flet changed?")
+    line = f'        os.environ["HANDBOOK_ENGINE_FONTS"] = {",".join(families)!r}\n'
+    path.write_text(js.replace(anchor, line + anchor), encoding="utf-8")
+
+
+def instrument_startup_marks(out: Path) -> None:
+    """Let the benchmarks see where start-up time goes: the Python worker marks
+    ``worker_started``, ``pyodide_ready``, ``archive_unpacked`` and ``app_module_run`` (the app
+    module has run: its imports are done), and the app marks ``imports_done``,
+    ``content_ready`` and ``screen_built`` (``handbook.startup.mark``). Costs nothing when no
+    one listens."""
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    for anchor, before in _WORKER_MARKS:
+        if js.count(anchor) != 1:
+            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
+        js = js.replace(anchor, anchor + _MARK_FUNCTION if before is None else before + anchor)
+    path.write_text(js, encoding="utf-8")
+
+
+# =============================================================================================
+# 3b. Start-up speed: bytecode compiled at build time
 # =============================================================================================
 NODE_MIN_MAJOR = 18  # what Pyodide 314.0.7's package.json asks for
 
@@ -589,7 +769,10 @@ def prune(out: Path, root: Path) -> None:
 
 # Font families in Flet's FontManifest.json that this app never draws with. Flutter downloads
 # every family listed there at start-up, so listing them costs a download and precache space.
-UNUSED_FONT_FAMILIES = ("packages/flutter_math_fork/",)   # KaTeX fonts for LaTeX in Markdown
+UNUSED_FONT_FAMILIES = (
+    "packages/flutter_math_fork/",            # KaTeX fonts for LaTeX in Markdown
+    "packages/cupertino_icons/",              # iOS-style icons: no screen uses ft.CupertinoIcons
+)
 
 
 def trim_font_manifest(out: Path) -> None:
@@ -603,7 +786,151 @@ def trim_font_manifest(out: Path) -> None:
         else:
             kept.append(family)
     path.write_text(json.dumps(kept), encoding="utf-8")
-    shutil.rmtree(out / "assets" / "packages" / "flutter_math_fork", ignore_errors=True)
+    for package in ("flutter_math_fork", "cupertino_icons"):
+        shutil.rmtree(out / "assets" / "packages" / package, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fonts cut to what the app draws (fontTools, pinned in pyproject.toml's [build] extra)
+# ---------------------------------------------------------------------------------------------
+APP_FONT = "fonts/NotoSansJP-Regular.ttf"   # handbook/ui/app.py FONTS, relative to the web root
+APP_FONT_FAMILY = "NotoSansJP"
+#: Always in the Japanese subset besides every character of content/, locales/ and handbook/:
+#: ASCII, Latin-1 and Latin Extended-A (romaji with macrons: ryūkyoku), general punctuation,
+#: arrows, CJK punctuation, hiragana, katakana (+ phonetic extensions), full- and half-width
+#: forms, the JIS X 0208 non-kanji rows and level-1 kanji (the 2,965 everyday kanji a user types).
+FONT_RANGES = ((0x20, 0x7E), (0xA0, 0x17F), (0x2000, 0x206F), (0x2190, 0x21FF), (0x3000, 0x30FF),
+               (0x31F0, 0x31FF), (0xFF00, 0xFFEF))
+JIS_ROWS = range(1, 48)        # JIS X 0208 rows 1-15: symbols and kana; 16-47: level-1 kanji
+TEXT_SOURCES = ("content", "locales", "handbook", "main.py")
+TEXT_SUFFIXES = (".toml", ".po", ".pot", ".py")
+#: Material icons Flutter's own widgets draw (back arrow, dropdown arrows, date picker, chips,
+#: search, overflow menus, expansion tiles, text-field clear/visibility): kept besides every
+#: ``Icons.NAME`` the app's source names.
+FRAMEWORK_ICONS = (
+    "arrow_back", "arrow_back_ios", "arrow_forward", "arrow_forward_ios", "arrow_drop_down",
+    "arrow_drop_up", "arrow_upward", "arrow_downward", "close", "cancel", "clear", "menu",
+    "more_vert", "more_horiz", "search", "check", "check_box", "check_box_outline_blank",
+    "chevron_left", "chevron_right", "keyboard_arrow_left", "keyboard_arrow_right",
+    "keyboard_arrow_down", "keyboard_arrow_up", "expand_more", "expand_less", "edit",
+    "calendar_today", "date_range", "access_time", "keyboard", "keyboard_outlined", "visibility",
+    "visibility_off", "error", "error_outline", "info_outline", "drag_handle", "add", "remove",
+    "refresh", "done", "radio_button_checked", "radio_button_unchecked",
+)
+
+#: Flutter icon names that are another icon's glyph (Icons.copy is Icons.content_copy)
+ICON_ALIASES = {"copy": "content_copy", "cut": "content_cut", "paste": "content_paste"}
+
+
+def font_characters(root: Path) -> set[str]:
+    """Every character the Japanese font must draw (see FONT_RANGES and JIS_ROWS)."""
+    chars = {chr(c) for lo, hi in FONT_RANGES for c in range(lo, hi + 1)}
+    for row in JIS_ROWS:
+        for cell in range(1, 95):
+            try:
+                chars.add(bytes([0xA0 + row, 0xA0 + cell]).decode("euc_jp"))
+            except UnicodeDecodeError:
+                pass
+    for item in TEXT_SOURCES:
+        p = root / item
+        files = [p] if p.is_file() else sorted(p.rglob("*")) if p.is_dir() else []
+        for f in files:
+            if f.is_file() and f.suffix in TEXT_SUFFIXES and "__pycache__" not in f.parts:
+                chars.update(f.read_text(encoding="utf-8"))
+    return {c for c in chars if c.isprintable() or c == " "}
+
+
+def app_icon_names(root: Path) -> set[str]:
+    """``Icons.NAME`` in the app's source, lower-cased (``GAVEL_OUTLINED`` -> ``gavel_outlined``)."""
+    names: set[str] = set()
+    for f in [root / "main.py", *sorted((root / "handbook").rglob("*.py"))]:
+        if f.is_file():
+            names.update(n.lower() for n in re.findall(r"\bIcons\.([A-Z0-9_]+)\b",
+                                                        f.read_text(encoding="utf-8")))
+    return names
+
+
+def _subset(src: Path, dst: Path, unicodes: set[int]) -> tuple[int, int]:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.hinting = False          # Flutter's renderer does not use TrueType hinting
+    options.notdef_outline = True
+    font = TTFont(src)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(unicodes))
+    subsetter.subset(font)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    font.save(dst)
+    return len(font.getBestCmap()), dst.stat().st_size
+
+
+def subset_fonts(out: Path, root: Path) -> dict:
+    """Cut the two big fonts to what the app draws, and load Noto Sans JP with the engine.
+
+    * Noto Sans JP (5.5 MB, 17,000 glyphs) -> kana, JIS level-1 kanji, Latin with macrons and
+      every character of the content, the catalogs and the UI source (:func:`font_characters`);
+      a character outside it (a rare kanji typed into the search) still shows, drawn by the
+      browser's fallback, only without this font.
+    * MaterialIcons-Regular.otf (1.3 MB, every Material icon) -> the icons the app names and
+      those Flutter's own widgets draw (:data:`FRAMEWORK_ICONS`), in all four styles.
+    * Noto Sans JP is listed in ``assets/FontManifest.json`` (at the URL ``page.fonts`` uses, so
+      one file is downloaded and precached): Flutter loads the fonts listed there before its
+      first frame. It is listed as "Roboto" too, in place of Flet's roboto.woff2: Flutter's
+      default family, which the app's first screen is laid out with once while MaterialApp
+      animates from its default theme to the page's. With Roboto alone, the Japanese of that
+      frame made Flutter ask for its Noto fallback fonts (``assets/fonts/notosans{jp,sc,kr,
+      symbols}/...woff2``: 404 online, failed requests offline) and lay the screen out again as
+      each arrived; now every glyph is found and nothing is asked for.
+    Returns {file: [glyphs, bytes]} for build-info.json.
+    """
+    from fontTools.ttLib import TTFont
+
+    report = {}
+    src = root / "assets" / APP_FONT
+    if src.is_file():
+        chars = font_characters(root)
+        cmap = TTFont(src).getBestCmap()
+        missing = sorted(c for c in chars if ord(c) not in cmap and ord(c) > 0x7F
+                         and not any(lo <= ord(c) <= hi for lo, hi in FONT_RANGES))
+        if missing:
+            log(f"note: {len(missing)} characters of the app are not in {APP_FONT}: "
+                f"{''.join(missing[:40])}")
+        report[APP_FONT] = _subset(src, out / APP_FONT, {ord(c) for c in chars})
+        manifest_path = out / "assets" / "FontManifest.json"
+        families = json.loads(manifest_path.read_text(encoding="utf-8"))
+        for family in families:
+            if family["family"] == "Roboto":   # Flet's roboto.woff2 is no longer loaded
+                for font in family["fonts"]:
+                    (out / "assets" / font["asset"]).unlink(missing_ok=True)
+        families = [f for f in families if f["family"] not in (APP_FONT_FAMILY, "Roboto")]
+        # FontManifest assets resolve against <base>/assets/: "../" reaches the web root
+        ours = [{"asset": "../" + APP_FONT}]
+        families[:0] = [{"family": APP_FONT_FAMILY, "fonts": ours}, {"family": "Roboto", "fonts": ours}]
+        manifest_path.write_text(json.dumps(families), encoding="utf-8")
+
+    icons_rel = "assets/fonts/MaterialIcons-Regular.otf"
+    icons = out / icons_rel
+    if icons.is_file():
+        font = TTFont(icons)
+        by_name = {name: code for code, name in font.getBestCmap().items()}
+        styles = ("baseline", "outlined", "rounded", "sharp")
+        codes, unknown = {0x20}, []
+        for name in sorted(set(FRAMEWORK_ICONS) | app_icon_names(root)):
+            base = next((name.removesuffix("_" + st) for st in styles[1:]
+                         if name.endswith("_" + st)), name)
+            base = ICON_ALIASES.get(base, base)
+            glyph = ("_" + base) if base[:1].isdigit() else base
+            found = [by_name[f"{glyph}_{st}"] for st in styles if f"{glyph}_{st}" in by_name]
+            if not found:
+                unknown.append(name)
+            codes.update(found)   # every style: a later screen may use another one
+        if unknown:
+            raise SystemExit(f"{icons_rel}: no glyph for the icons {unknown} "
+                             "(a Flutter alias missing from ICON_ALIASES?)")
+        report[icons_rel] = _subset(icons, icons, codes)
+    return report
 
 
 def _draw_fallback_icon(size: int):
@@ -695,6 +1022,8 @@ def precache_lists(out: Path) -> tuple[list[str], dict[str, list[str]]]:
         if not p.is_file():
             continue
         rel = p.relative_to(out).as_posix()
+        if rel.endswith(".gz") and (out / rel[:-3]).is_file():
+            continue  # a compressed copy written by gzip_precache (for a rebuilt sw.js)
         if rel in variant_files or any(rel == x or rel.startswith(x + "/") for x in NOT_PRECACHED):
             continue
         core.append(rel)
@@ -767,9 +1096,13 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
 
     log(f"staging the app folder from {root}")
     stage_app(root, stage)
+    snapshot_bytes = compile_content(stage)
     versions = workaround_vendored_dependencies(stage)
     stdlib_pyc, precompile_error = (precompile_bytecode(stage, work) if precompile
                                     else (None, "--no-precompile"))
+    report_path = work / "precompile" / "precompile.json"
+    pyodide_report = (json.loads(report_path.read_text(encoding="utf-8"))
+                      if stdlib_pyc is not None and report_path.is_file() else {})
     manifest = workaround_build_manifest(work)
     workaround_pyodide_cache(cache_root)
 
@@ -779,11 +1112,16 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     workaround_pyodide_module_url(out)
     workaround_no_install_lists(out)
     workaround_rive_cdn_script(out)
+    start_python_early(out)
+    fast_app_unpack(out)
+    instrument_startup_marks(out)
     check_archive(out / "app.tar.gz")
     if stdlib_pyc is not None:
         shutil.copy2(stdlib_pyc, out / "pyodide" / "python_stdlib.zip")
     prune(out, root)
     trim_font_manifest(out)
+    fonts = subset_fonts(out, root)
+    declare_engine_fonts(out)
     write_icons(out, root)
     write_web_manifest(out, root)
 
@@ -799,6 +1137,11 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "vendored": versions,
         "precompiled": stdlib_pyc is not None,
         "precompile_error": precompile_error,
+        "fonts": fonts,
+        "content_snapshot_bytes": snapshot_bytes,
+        # what the build saw under Pyodide (tools/pwa/precompile.py): the lemmatiser loads, ...
+        "pyodide_checks": pyodide_report.get("checks", {}),
+        "stdlib_dropped": pyodide_report.get("stdlib_dropped"),
         "precache_files": len(core) + len(variants["chromium"]),
         "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,

@@ -71,8 +71,14 @@ if os.path.exists("main.py"):
 for name in sorted(names):
     getattr(flet, name, None)
 
-# what the first screens do at start: load the content, search it, format a date, fuzzy-match
+# what the first screens do at start: load the content (from the build's snapshot, checked
+# against the TOML), search it, format a date, fuzzy-match
+checks = {}
 lib = handbook.load_library()
+shipped = handbook.default_library()
+from handbook.core import snapshot  # noqa: E402
+
+checks["snapshot"] = snapshot.load_shipped() is not None and shipped == lib
 lib.search("chonbo")
 lib.search("見せ牌")
 try:
@@ -89,15 +95,79 @@ except ImportError:
 from rapidfuzz import process  # noqa: E402,F401
 from rapidfuzz.distance import DamerauLevenshtein  # noqa: E402,F401
 
+# the search's English lemmatiser (simplemma, lzma-compressed dictionary): loads under Pyodide?
+try:
+    import simplemma
+
+    from handbook.core.search import warm_lemmatizer
+
+    checks["lemmatizer"] = warm_lemmatizer()
+    checks["lemma_took"] = simplemma.lemmatize("took", lang="en")
+except Exception as exc:  # noqa: BLE001 - reported by the build; the search falls back to stems
+    checks["lemmatizer"] = False
+    checks["lemmatizer_error"] = f"{type(exc).__name__}: {exc}"
+compiled_at_start = {n for n, m in sys.modules.items() if (getattr(m, "__file__", "") or "").endswith(".py")}
+
+# --- 1b. what else the standard library must keep --------------------------------------------
+# python_stdlib.zip is pruned to the modules something can import: what a start imported (above),
+# what Flet's worker boot script uses, and every module named by an import statement anywhere in
+# the app or its vendored packages (a screen's or a function's late import), with what those
+# import in turn.
+import ast  # noqa: E402
+
+BOOT = ("runpy", "traceback", "pyodide.http", "urllib.parse", "shutil", "tarfile", "gzip", "zipfile",
+        "tomllib", "pyodide.ffi", "pyodide.code", "pyodide.webloop", "asyncio", "encodings.idna",
+        "encodings.utf_8_sig", "encodings.latin_1", "encodings.ascii", "encodings.utf_16",
+        "encodings.utf_32", "encodings.cp1252", "encodings.raw_unicode_escape",
+        "encodings.unicode_escape")
+named = set(BOOT)
+for dirpath, _dirs, files in os.walk(APP):
+    for f in files:
+        if not f.endswith(".py"):
+            continue
+        try:
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                tree = ast.parse(fh.read())
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                named.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                named.add(node.module)
+                named.update(f"{node.module}.{a.name}" for a in node.names)
+for name in sorted(named):
+    top = name.split(".")[0]
+    if top in ("handbook", "main") or top in sys.modules and name in sys.modules:
+        continue
+    try:
+        importlib.import_module(name)
+    except BaseException:  # noqa: BLE001 - not a module, or one only for another platform
+        pass
+# a tarball unpack, as the worker does with app.tar.gz (tarfile/shutil import more on use)
+import io  # noqa: E402
+import shutil  # noqa: E402
+import tarfile  # noqa: E402
+
+_buf = io.BytesIO()
+with tarfile.open(fileobj=_buf, mode="w:gz") as _t:
+    _info = tarfile.TarInfo("x.txt")
+    _t.addfile(_info, io.BytesIO(b""))
+with open("/tmp/boot.tar.gz", "wb") as _fh:
+    _fh.write(_buf.getvalue())
+shutil.unpack_archive("/tmp/boot.tar.gz", "/tmp/boot", format="gztar")
+
 # --- 2. compile what was imported -------------------------------------------------------------
-stdlib_used, app_used = set(), set()
-for mod in list(sys.modules.values()):
+stdlib_used, stdlib_kept, app_used = set(), set(), set()
+for name, mod in list(sys.modules.items()):
     path = getattr(mod, "__file__", None) or ""
     if not path.endswith(".py"):
         continue
     if path.startswith(STDLIB + "/"):
-        stdlib_used.add(path[len(STDLIB) + 1:])
-    elif path.startswith(APP + "/"):
+        stdlib_kept.add(path[len(STDLIB) + 1:])
+        if name in compiled_at_start:
+            stdlib_used.add(path[len(STDLIB) + 1:])
+    elif path.startswith(APP + "/") and name in compiled_at_start:
         app_used.add(path)
 
 n_app = 0
@@ -117,7 +187,12 @@ n_std = 0
 with zipfile.ZipFile(WORK + "/python_stdlib.zip") as zin, \
         zipfile.ZipFile(WORK + "/python_stdlib.pyc.zip", "w", zipfile.ZIP_DEFLATED,
                         compresslevel=9) as zout:
+    n_dropped = 0
     for info in zin.infolist():
+        if (info.filename.endswith(".py") and info.filename not in stdlib_kept
+                and not info.filename.startswith(("pyodide/", "_pyodide/"))):  # JS calls into them
+            n_dropped += 1      # nothing in the app, its packages or the boot imports it
+            continue
         data = zin.read(info)
         if info.filename in stdlib_used:
             src, out = "/tmp/pyc/m.py", "/tmp/pyc/m.pyc"
@@ -137,8 +212,10 @@ with zipfile.ZipFile(WORK + "/python_stdlib.zip") as zin, \
         zout.writestr(entry, data)
 
 report = {"python": sys.version.split()[0], "magic": importlib.util.MAGIC_NUMBER.hex(),
-          "stdlib_compiled": n_std, "app_compiled": n_app, "import_failures": failed}
+          "stdlib_compiled": n_std, "stdlib_dropped": n_dropped, "app_compiled": n_app,
+          "import_failures": failed, "checks": checks}
 with open(WORK + "/precompile.json", "w", encoding="utf-8") as fh:
     json.dump(report, fh, indent=2)
-print(f"precompiled {n_std} standard-library and {n_app} app modules "
+print(f"precompiled {n_std} standard-library and {n_app} app modules, left {n_dropped} unused "
+      "standard-library modules out "
       f"(Python {report['python']}, magic {report['magic']})")

@@ -7,7 +7,8 @@
  * - install: download every file the app needs into a cache named from a hash of their contents
  *   (a new build gets a new name, so it never mixes with the old one);
  * - activate: delete the caches of older builds and take control of open pages;
- * - fetch: cache first; page navigations (/, /rules/azrm/2.4, ...) get the cached index.html,
+ * - fetch: cache first (files stored gzip-compressed are decompressed on the way, see
+ *   GZIPPED); page navigations (/, /rules/azrm/2.4, ...) get the cached index.html,
  *   since every route is the same single-page app. Same-origin files outside the precache
  *   (the licence page, the other CanvasKit build) are cached the first time they are fetched.
  */
@@ -25,16 +26,38 @@ const CANVASKIT = __CANVASKIT__;
 
 const VARIANT = new URL(self.location.href).searchParams.get('canvaskit') === 'chromium'
   ? 'chromium' : 'full';
-const PRECACHE = CORE.concat(CANVASKIT[VARIANT] || []);
 const url = (path) => new URL(path, self.registration.scope).href;
 const INDEX = url('index.html');
+
+// Some files (CanvasKit, the fonts: build.py GZIP_PRECACHED) are precached gzip-compressed, as
+// "<file>.gz" (less to download and keep on the phone), and handed to the page decompressed.
+// A browser without DecompressionStream precaches the plain files instead.
+const COMPRESSED = new Set(__GZIPPED__);  // plain paths whose "<path>.gz" is in the lists above
+const GUNZIP = typeof DecompressionStream !== 'undefined';
+const plain = (path) => (path.endsWith('.gz') && COMPRESSED.has(path.slice(0, -3)))
+  ? path.slice(0, -3) : null;
+const PRECACHE = CORE.concat(CANVASKIT[VARIANT] || [])
+  .map((path) => (!GUNZIP && plain(path)) || path);
+const GZIPPED = new Set(GUNZIP ? [...COMPRESSED].map(url) : []);
+const TYPES = {
+  js: 'text/javascript', mjs: 'text/javascript', wasm: 'application/wasm', json: 'application/json',
+  ttf: 'font/ttf', otf: 'font/otf', zip: 'application/zip',
+};
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // 'no-cache' revalidates with the server (a 304 reuses the copy the page just downloaded),
     // so a stale HTTP-cached file never enters a new build's cache.
-    await cache.addAll(PRECACHE.map((path) => new Request(url(path), { cache: 'no-cache' })));
+    await Promise.all(PRECACHE.map(async (path) => {
+      const response = await fetch(new Request(url(path), { cache: 'no-cache' }));
+      if (!response.ok) {
+        throw new Error(`precache: ${path}: HTTP ${response.status}`);
+      }
+      // a host that sends "<file>.gz" with Content-Encoding: gzip has it decoded already
+      const decoded = plain(path) && /gzip/i.test(response.headers.get('Content-Encoding') || '');
+      await cache.put(url(decoded ? plain(path) : path), response);
+    }));
     await self.skipWaiting();
   })());
 });
@@ -58,8 +81,23 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fromCache(INDEX).then((hit) => hit || fetch(request)));
     return;
   }
+  const href = request.url.split(/[?#]/)[0];
+  if (GZIPPED.has(href) && !request.headers.has('range')) {
+    event.respondWith(fromGzip(request, href));
+    return;
+  }
   event.respondWith(cacheFirst(request));
 });
+
+async function fromGzip(request, href) {
+  const hit = await (await caches.open(CACHE)).match(href + '.gz');
+  if (!hit) {
+    return cacheFirst(request);
+  }
+  const type = TYPES[href.split('.').pop()] || 'application/octet-stream';
+  return new Response(hit.body.pipeThrough(new DecompressionStream('gzip')),
+    { status: 200, headers: { 'Content-Type': type } });
+}
 
 async function fromCache(request) {
   const cache = await caches.open(CACHE);
