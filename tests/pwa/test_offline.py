@@ -32,6 +32,7 @@ import re
 import pytest
 from pwa_harness import (
     App,
+    RELOAD_TIMEOUT_S,
     PwaServer,
     Requests,
     build_info,
@@ -154,6 +155,12 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         player_row = _aria_lines(app, PLAYER)
         assert any("1 record" in line for line in player_row), player_row
         app.screenshot("7-offline-reload-ledger")
+
+        # answer a study card offline: the deck and the fsrs scheduler run in the browser
+        app.open("/study?ruleset=ema-rcr", ready="Show answer", timeout=RELOAD_TIMEOUT_S)
+        app.tap(app.role("button", "Show answer"), then="Again")
+        app.tap(app.role("button", "Good", exact=True), then="Due today: 1")
+        app.screenshot("8-offline-study")
 
         offline_urls = requests.urls[mark:]
         context.close()  # closes the browser, which finishes the NetLog
