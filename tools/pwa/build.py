@@ -112,7 +112,8 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at s
 
 # Distributions put into the app's __pypackages__ (pure Python only). flet needs msgpack and
 # repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies
-# (fsrs, the study scheduler, imports typing_extensions).
+# (fsrs, the study scheduler, imports typing_extensions; jaconv gives the Japanese titles their
+# gojūon order and search its kana romaji).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
             "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions", "simplemma",
             "jaconv")
