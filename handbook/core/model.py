@@ -323,6 +323,18 @@ class Library:
     _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
     _rulings: object = field(repr=False, compare=False, default=None)
 
+    def __getstate__(self) -> dict:
+        """What a pickle keeps (the offline app's content snapshot): the content, not the search
+        index or its lock, which are made again where it is loaded."""
+        state = dict(self.__dict__)
+        state["_index"] = None
+        state.pop("_index_lock", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for key, value in {**state, "_index_lock": threading.Lock()}.items():
+            object.__setattr__(self, key, value)
+
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
         """Rule sections, penalty rows and glossary terms matching ``query``, best first.
 
