@@ -30,7 +30,7 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
 from handbook.core.load import default_library
-from handbook.core.model import Library
+from handbook.core.model import Hit, Library
 from handbook.core.study import KINDS, Card
 from handbook.paths import data_dir
 from handbook.storage import open_db, transaction
@@ -179,11 +179,8 @@ class Entry:
 
     @property
     def route(self) -> str:
-        if self.kind == "rule":
-            return f"/rules/{self.ruleset}/{self.ref}"
-        if self.kind == "penalty":
-            return f"/penalties/{self.ruleset}/{self.ref}"
-        return f"/glossary/{self.ref}"
+        """The screen of this entry, the same as a search result's (:attr:`Hit.route`)."""
+        return Hit(self.kind, self.ruleset, self.ref, "").route  # type: ignore[arg-type]
 
     def title(self, library: Library) -> str | None:
         """What a list shows ("AZRM §2.4 Wrongly revealing tiles"); ``None`` when the entry left
