@@ -12,10 +12,9 @@ One judge's session, in order, in headless Debian Chromium at phone size (412 x 
    SharedPreferences (localStorage), the storage adapter's web backend.
 
 Every request is recorded twice: by Playwright (pages, Python worker, service worker) and by
-Chromium's own NetLog. The test fails if any request of the app leaves 127.0.0.1. There is no
-exception to allow: the one request Flet 1.0.5 sends outside -- ``rive_native.js`` from
-cdn.jsdelivr.net, "the known harmless rive_native.js failure" -- is pointed at the app's own
-origin by the build (workaround 6), where it fails harmlessly. The only failing request allowed
+Chromium's own NetLog. The test fails if any request of the app leaves 127.0.0.1, with no
+exception: the script Flet 1.0.5's client asks a CDN for (``rive_native.js``) is pointed at the
+app's own origin by the build (workaround 6), where it fails harmlessly. The only failing request allowed
 is that one (on 127.0.0.1, see ``pwa_harness.KNOWN_FAILURES``); a file missing from the precache
 or a request for one of Flutter's fallback fonts fails the test.
 Chromium's *own* background requests (component updater, account check) are not the app's: the
