@@ -1,8 +1,8 @@
 """Flet 1.0.5's compiled web client asks a CDN for one script; here it is pointed at our origin.
 
 Flet's web client (``flet_web/web/main.dart.js``) bundles the rive_native Flutter plugin, whose
-start-up code appends ``<script src="https://cdn.jsdelivr.net/npm/@rive-app/
-flutter-native-wasm@44.0.0/wasm/rive_native.js">`` on every page load, whatever ``no_cdn`` says.
+start-up code appends a ``<script>`` for ``wasm/rive_native.js`` under the jsDelivr address of the
+npm package ``@rive-app/flutter-native-wasm`` on every page load, whatever ``no_cdn`` says.
 Offline that request fails harmlessly; online it loads code from a CDN for animations this app
 never shows, and tells a third party that someone opened the handbook. :func:`without_rive_cdn`
 points the base URL at a same-origin folder that is not shipped (:data:`RIVE_LOCAL`): the
@@ -18,37 +18,39 @@ Delete when: Flet loads rive_native lazily (or from its own origin).
 from __future__ import annotations
 
 import atexit
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
-RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+#: the Rive runtime's remote base URL as the client names it (any host, any package version)
+RIVE_CDN = re.compile(r"https://[A-Za-z0-9.-]+/npm/@rive-app/flutter-native-wasm@[0-9][0-9A-Za-z.-]*/")
 RIVE_LOCAL = "rive-native-not-bundled/"
-#: the same for the WebAssembly build (``main.dart.wasm``, which Chromium runs with the skwasm
-#: renderer): a string of the same length, so the binary's layout is unchanged
-RIVE_LOCAL_WASM = RIVE_LOCAL + "_" * (len(RIVE_CDN) - len(RIVE_LOCAL) - 1) + "/"
 MAIN_JS = "main.dart.js"
 MAIN_WASM = "main.dart.wasm"
 
 
-def without_rive_cdn(js: str) -> str:
-    """``main.dart.js`` with the Rive CDN base URL replaced by :data:`RIVE_LOCAL`.
+def _the_one(found: list, where: str):
+    if len(found) != 1:
+        raise ValueError(f"{where}: expected one Rive runtime URL, found {len(found)} -- has Flet changed?")
+    return found[0]
 
-    ``ValueError`` unless the text names the CDN exactly once (Flet changed: look again)."""
-    n = js.count(RIVE_CDN)
-    if n != 1:
-        raise ValueError(f"main.dart.js: expected one {RIVE_CDN!r}, found {n} -- has Flet changed?")
-    return js.replace(RIVE_CDN, RIVE_LOCAL)
+
+def without_rive_cdn(js: str) -> str:
+    """``main.dart.js`` with the Rive runtime's remote base URL replaced by :data:`RIVE_LOCAL`.
+
+    ``ValueError`` unless the text names that URL exactly once (Flet changed: look again)."""
+    url = _the_one(RIVE_CDN.findall(js), MAIN_JS)
+    return js.replace(url, RIVE_LOCAL)
 
 
 def without_rive_cdn_wasm(data: bytes) -> bytes:
-    """``main.dart.wasm`` with the Rive CDN base URL replaced by :data:`RIVE_LOCAL_WASM` (the
-    same number of bytes). ``ValueError`` unless the binary names the CDN exactly once."""
-    cdn = RIVE_CDN.encode("ascii")
-    n = data.count(cdn)
-    if n != 1:
-        raise ValueError(f"main.dart.wasm: expected one {RIVE_CDN!r}, found {n} -- has Flet changed?")
-    return data.replace(cdn, RIVE_LOCAL_WASM.encode("ascii"))
+    """``main.dart.wasm`` (which Chromium runs with the skwasm renderer) with the same URL
+    replaced by :data:`RIVE_LOCAL` padded to the same number of bytes, so the binary's layout is
+    unchanged. ``ValueError`` unless the binary names the URL exactly once."""
+    url = _the_one(re.compile(RIVE_CDN.pattern.encode("ascii")).findall(data), MAIN_WASM)
+    local = (RIVE_LOCAL[:-1] + "_" * (len(url) - len(RIVE_LOCAL)) + "/").encode("ascii")
+    return data.replace(url, local)
 
 
 _patched: dict[str, Path] = {}
