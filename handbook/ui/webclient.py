@@ -1,4 +1,4 @@
-"""Flet 1.0.5's compiled web client asks a CDN for one script; here it is pointed at our origin.
+"""Flet 1.0.5's compiled web client, served with two fixes: no CDN, and skwasm on one thread.
 
 Flet's web client (``flet_web/web/main.dart.js``) bundles the rive_native Flutter plugin, whose
 start-up code appends a ``<script>`` for ``wasm/rive_native.js`` under the jsDelivr address of the
@@ -8,11 +8,20 @@ never shows, and tells a third party that someone opened the handbook. :func:`wi
 points the base URL at a same-origin folder that is not shipped (:data:`RIVE_LOCAL`): the
 script fails to load exactly as it does offline, and no request leaves the app's origin.
 
+The served app also answers ``flutter_bootstrap.js`` with a copy that asks for single-threaded
+skwasm (:func:`single_threaded_skwasm`). Flet's server sends COOP/COEP headers, so the page is
+cross-origin isolated and Flutter would pick multi-threaded skwasm, whose main thread and raster
+worker share a glyph cache without a lock: while text changes (a judge typing a search) the heap
+is corrupted and the tab freezes for good, its main thread spinning (flutter/flutter#190039, fixed
+after the Flutter that Flet 1.0.5 ships; seen here as pages that stopped answering in ~1 % of
+browser tests). CanvasKit would avoid it too but doubles the time to the first frame.
+
 Used twice: by the served app (:func:`install_local_rive`, which patches flet-web's static files
 to answer ``main.dart.js`` and ``main.dart.wasm`` with rewritten copies) and by the PWA build
 (``tools/pwa/build.py``, workaround 6).
 
-Delete when: Flet loads rive_native lazily (or from its own origin).
+Delete when: Flet loads rive_native lazily (or from its own origin), and ships a Flutter with
+the fix of flutter/flutter#190039.
 """
 
 from __future__ import annotations
@@ -28,6 +37,9 @@ RIVE_CDN = re.compile(r"https://[A-Za-z0-9.-]+/npm/@rive-app/flutter-native-wasm
 RIVE_LOCAL = "rive-native-not-bundled/"
 MAIN_JS = "main.dart.js"
 MAIN_WASM = "main.dart.wasm"
+BOOTSTRAP_JS = "flutter_bootstrap.js"
+#: where flet-web's bootstrap script opens the engine configuration it passes to Flutter's loader
+FLUTTER_CONFIG = "var flutterConfig = {"
 
 
 def _the_one(found: list, where: str):
@@ -53,11 +65,24 @@ def without_rive_cdn_wasm(data: bytes) -> bytes:
     return data.replace(url, local)
 
 
+def single_threaded_skwasm(js: str) -> str:
+    """flet-web's ``flutter_bootstrap.js`` with ``forceSingleThreadedSkwasm: true`` in the
+    configuration it gives Flutter's loader (see the module's docstring for why).
+
+    ``ValueError`` unless the script opens that configuration exactly once (Flet changed: look
+    again)."""
+    count = js.count(FLUTTER_CONFIG)
+    if count != 1:
+        raise ValueError(f"{BOOTSTRAP_JS}: expected one {FLUTTER_CONFIG!r}, found {count} -- has Flet changed?")
+    return js.replace(FLUTTER_CONFIG, FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,")
+
+
 _patched: dict[str, Path] = {}
 
 
 def _rewritten_client() -> dict[str, Path]:
-    """Private copies of flet-web's ``main.dart.js`` and ``main.dart.wasm`` without the CDN
+    """Private copies of flet-web's ``main.dart.js`` and ``main.dart.wasm`` without the CDN, and
+    of ``flutter_bootstrap.js`` asking for single-threaded skwasm
     (made once per process, in a folder only this user can write, removed at exit)."""
     if _patched:
         return _patched
@@ -70,6 +95,8 @@ def _rewritten_client() -> dict[str, Path]:
     atexit.register(shutil.rmtree, folder, True)
     (folder / MAIN_JS).write_text(without_rive_cdn((web / MAIN_JS).read_text(encoding="utf-8")),
                                   encoding="utf-8")
+    (folder / BOOTSTRAP_JS).write_text(
+        single_threaded_skwasm((web / BOOTSTRAP_JS).read_text(encoding="utf-8")), encoding="utf-8")
     if (web / MAIN_WASM).exists():
         (folder / MAIN_WASM).write_bytes(without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
     _patched.update({p.name: p for p in folder.iterdir()})
@@ -78,7 +105,7 @@ def _rewritten_client() -> dict[str, Path]:
 
 def install_local_rive() -> bool:
     """Patch flet-web's static files so the served app's client (``main.dart.js`` and
-    ``main.dart.wasm``) asks no CDN
+    ``main.dart.wasm``) asks no CDN and runs skwasm on one thread (``flutter_bootstrap.js``)
     (True when the patch is in place)."""
     import os
 

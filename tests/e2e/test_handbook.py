@@ -299,6 +299,20 @@ def test_no_request_leaves_127_0_0_1(hb):
     assert log.offenders() == []
 
 
+def test_skwasm_renders_on_the_page_thread_without_a_worker(hb):
+    """Flutter's skwasm runs single-threaded (``handbook.ui.webclient.single_threaded_skwasm``): the
+    page is cross-origin isolated, which would otherwise start skwasm's raster worker and, with it,
+    the glyph-cache race that freezes a tab while text changes (flutter/flutter#190039)."""
+    workers = []
+    hb.page.on("worker", lambda worker: workers.append(worker.url))
+    hb.open("/", ready="Search")
+    assert hb.page.evaluate("window.crossOriginIsolated") is True
+    assert any(u.endswith("/skwasm.wasm") for u in hb.request_log.urls), "not the skwasm renderer"
+    hb.type_into("Search", "chombo")
+    hb.find("EMA RCR", "§3.4.6", "Chombo")
+    assert workers == []
+
+
 # ------------------------------------------------------------------ the tournament's ruleset chosen
 
 

@@ -55,6 +55,24 @@ def test_the_served_client_names_no_cdn_for_rive():
     assert len(wasm) == len(open(flet_web.get_package_web_dir() + "/main.dart.wasm", "rb").read())
 
 
+def test_the_served_bootstrap_asks_for_single_threaded_skwasm():
+    """flutter_bootstrap.js is answered with a copy whose loader configuration forces skwasm onto
+    one thread; a script without the configuration (Flet changed) is refused, not passed on."""
+    import flet_web
+    from flet_web.fastapi.flet_static_files import FletStaticFiles
+
+    from handbook.ui.webclient import install_local_rive, single_threaded_skwasm
+
+    assert install_local_rive()
+    full, _ = FletStaticFiles.lookup_path(object.__new__(FletStaticFiles), "flutter_bootstrap.js")
+    served = open(full, encoding="utf-8").read()
+    original = open(flet_web.get_package_web_dir() + "/flutter_bootstrap.js", encoding="utf-8").read()
+    assert "forceSingleThreadedSkwasm: true" in served and "forceSingleThreadedSkwasm: true" not in original
+    assert served.replace("\n    forceSingleThreadedSkwasm: true,", "") == original
+    with pytest.raises(ValueError, match="flutter_bootstrap.js"):
+        single_threaded_skwasm("_flutter.loader.load({config: {}});")
+
+
 def test_free_port_avoids_the_developer_ports():
     for _ in range(20):
         assert free_port() not in RESERVED_PORTS
