@@ -34,11 +34,10 @@ from handbook.ui.context import (
 from handbook.ui.routes import APP_ROUTE_ROOTS, parent_route, split_route
 from handbook.ui.screens import build_view
 from handbook.ui.stores import Stores
+from handbook.ui.webclient import FONT_FAMILY, FONTS
 
 log = logging.getLogger(__name__)
 
-FONT_FAMILY = "NotoSansJP"
-FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
 SEED_COLOR = "#1B5E20"  # felt green, the same as [tool.flet] icon_background
 PREFS_TIMEOUT = 3.0
 #: how long set_url waits for the browser to report the new route, then lets frames pass
@@ -54,8 +53,8 @@ SESSION_TIMEOUT_S = 600
 
 def page_fonts() -> dict[str, str]:
     """What ``page.fonts`` loads: :data:`FONTS`, less the families the web engine already loaded
-    before its first frame (``HANDBOOK_ENGINE_FONTS``, comma-separated; the offline app's build
-    sets it, tools/pwa/build.py) -- loading one again costs a download, a parse and a relayout."""
+    before its first frame (``HANDBOOK_ENGINE_FONTS``, comma-separated; :func:`serve` and the
+    offline app's build set it: both list the font in the engine's FontManifest.json) -- loading one again costs a download, a parse and a relayout."""
     loaded = {f.strip() for f in os.environ.get("HANDBOOK_ENGINE_FONTS", "").split(",")}
     return {family: path for family, path in FONTS.items() if family not in loaded}
 
@@ -386,7 +385,9 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     install_spa_fallback()
     from handbook.ui.webclient import install_local_rive
 
-    install_local_rive()  # Flet's client would fetch rive_native.js from a CDN on every load
+    # Flet's client would fetch rive_native.js from a CDN on every load; the engine loads our font
+    if install_local_rive():
+        os.environ.setdefault("HANDBOOK_ENGINE_FONTS", FONT_FAMILY)
     ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR),
            no_cdn=True)
 

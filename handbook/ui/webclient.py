@@ -27,6 +27,7 @@ the fix of flutter/flutter#190039.
 from __future__ import annotations
 
 import atexit
+import json
 import re
 import shutil
 import tempfile
@@ -77,6 +78,33 @@ def single_threaded_skwasm(js: str) -> str:
     return js.replace(FLUTTER_CONFIG, FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,")
 
 
+#: The app's font, drawn everywhere (Japanese renders offline): family -> path under assets/
+FONT_FAMILY = "NotoSansJP"
+FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
+
+#: Font families in Flet's FontManifest.json that this app never draws with. Flutter downloads
+#: every family listed there before its first frame, so listing them costs time and space.
+UNUSED_FONT_FAMILIES = (
+    "packages/flutter_math_fork/",            # KaTeX fonts for LaTeX in Markdown
+    "packages/cupertino_icons/",              # iOS-style icons: no screen uses ft.CupertinoIcons
+)
+FONT_MANIFEST = "assets/FontManifest.json"
+
+
+def engine_font_manifest(families: list[dict], family: str, asset: str) -> list[dict]:
+    """Flet's FontManifest.json family list without :data:`UNUSED_FONT_FAMILIES`, with the app's
+    font (``family`` at ``asset``, a URL relative to ``<base>/assets/``) listed first, and again as
+    "Roboto": Flutter's default family, which the first screen is laid out with once while
+    MaterialApp animates from its default theme to the page's. With Roboto alone, the Japanese of
+    that frame made Flutter ask for its Noto fallback fonts and lay the screen out again as each
+    arrived. Flutter loads every font listed here before its first frame, so the page's own
+    ``page.fonts`` need not load it again (``HANDBOOK_ENGINE_FONTS``)."""
+    ours = [{"asset": asset}]
+    kept = [f for f in families if not f["family"].startswith(UNUSED_FONT_FAMILIES)
+            and f["family"] not in (family, "Roboto")]
+    return [{"family": family, "fonts": ours}, {"family": "Roboto", "fonts": ours}, *kept]
+
+
 _patched: dict[str, Path] = {}
 
 
@@ -99,7 +127,11 @@ def _rewritten_client() -> dict[str, Path]:
         single_threaded_skwasm((web / BOOTSTRAP_JS).read_text(encoding="utf-8")), encoding="utf-8")
     if (web / MAIN_WASM).exists():
         (folder / MAIN_WASM).write_bytes(without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
+    manifest = json.loads((web / FONT_MANIFEST).read_text(encoding="utf-8"))
+    (folder / "FontManifest.json").write_text(json.dumps(
+        engine_font_manifest(manifest, FONT_FAMILY, "../" + FONTS[FONT_FAMILY])), encoding="utf-8")
     _patched.update({p.name: p for p in folder.iterdir()})
+    _patched[FONT_MANIFEST] = _patched.pop("FontManifest.json")
     return _patched
 
 

@@ -63,7 +63,14 @@ import tarfile
 import time
 from pathlib import Path
 
-from handbook.ui.webclient import RIVE_CDN, without_rive_cdn  # noqa: F401 - RIVE_CDN for tests
+from handbook.ui.webclient import (  # noqa: F401 - RIVE_CDN for tests
+    FONT_FAMILY,
+    FONTS,
+    RIVE_CDN,
+    UNUSED_FONT_FAMILIES,
+    engine_font_manifest,
+    without_rive_cdn,
+)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -768,14 +775,6 @@ def prune(out: Path, root: Path) -> None:
             p.unlink()
 
 
-# Font families in Flet's FontManifest.json that this app never draws with. Flutter downloads
-# every family listed there at start-up, so listing them costs a download and precache space.
-UNUSED_FONT_FAMILIES = (
-    "packages/flutter_math_fork/",            # KaTeX fonts for LaTeX in Markdown
-    "packages/cupertino_icons/",              # iOS-style icons: no screen uses ft.CupertinoIcons
-)
-
-
 def trim_font_manifest(out: Path) -> None:
     path = out / "assets" / "FontManifest.json"
     families = json.loads(path.read_text(encoding="utf-8"))
@@ -794,8 +793,8 @@ def trim_font_manifest(out: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 # Fonts cut to what the app draws (fontTools, pinned in pyproject.toml's [build] extra)
 # ---------------------------------------------------------------------------------------------
-APP_FONT = "fonts/NotoSansJP-Regular.ttf"   # handbook/ui/app.py FONTS, relative to the web root
-APP_FONT_FAMILY = "NotoSansJP"
+APP_FONT_FAMILY = FONT_FAMILY
+APP_FONT = FONTS[FONT_FAMILY]   # relative to the web root
 #: Always in the Japanese subset besides every character of content/, locales/ and handbook/:
 #: ASCII, Latin-1 and Latin Extended-A (romaji with macrons: ryūkyoku), general punctuation,
 #: arrows, CJK punctuation, hiragana, katakana (+ phonetic extensions), full- and half-width
@@ -905,10 +904,8 @@ def subset_fonts(out: Path, root: Path) -> dict:
             if family["family"] == "Roboto":   # Flet's roboto.woff2 is no longer loaded
                 for font in family["fonts"]:
                     (out / "assets" / font["asset"]).unlink(missing_ok=True)
-        families = [f for f in families if f["family"] not in (APP_FONT_FAMILY, "Roboto")]
         # FontManifest assets resolve against <base>/assets/: "../" reaches the web root
-        ours = [{"asset": "../" + APP_FONT}]
-        families[:0] = [{"family": APP_FONT_FAMILY, "fonts": ours}, {"family": "Roboto", "fonts": ours}]
+        families = engine_font_manifest(families, APP_FONT_FAMILY, "../" + APP_FONT)
         manifest_path.write_text(json.dumps(families), encoding="utf-8")
 
     icons_rel = "assets/fonts/MaterialIcons-Regular.otf"
