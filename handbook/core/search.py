@@ -353,6 +353,7 @@ class _Doc:
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
 ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
+LIFT_LEAST = 0.3  # share of LIFT_STRENGTH below which a match lifts nothing (a passing word)
 LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
 EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
 BONUS_POOL = 120  # how many of the best-scored documents are weighed for the name bonuses
@@ -777,7 +778,7 @@ class SearchIndex:
     def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:
         """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
-        is left out) to ``scores``; return how strongly each fully matched document matched."""
+        is left out) to ``scores``; return how strongly each document matched (its average match, scaled by the share of the query it matched)."""
         known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
         total = sum(w for _, w in known)
         strength: dict[int, float] = {}
@@ -794,7 +795,8 @@ class SearchIndex:
         for d, r in raw.items():
             coverage = matched[d] / total
             scores[d] += r * coverage * coverage
-            strength[d] = r / matched[d] if coverage > 0.99 else 0.0
+            # a name matched by part of the query ("daburon ari") lifts by the share it matched
+            strength[d] = r / matched[d] * coverage * coverage
         return strength
 
     def _lift(self, scores: dict[int, float], strength: dict[int, float]) -> None:
@@ -802,9 +804,11 @@ class SearchIndex:
         swap-calling rows of every table); a row only lifts a section the query missed, and a
         term only lifts rows the query missed."""
         own = set(scores)
-        for d, sc in list(scores.items()):
-            share = min(1.0, strength.get(d, 0.0) / LIFT_STRENGTH) ** 2
-            if share > 0.0:
+        least = LIFT_STRENGTH * LIFT_LEAST
+        for d, st in strength.items():
+            if st >= least:
+                share = min(1.0, st / LIFT_STRENGTH) ** 2
+                sc = scores[d]
                 doc = self.docs[d]
                 for cited in doc.cites:
                     if doc.hit.kind == "term" or cited not in own:
