@@ -353,7 +353,7 @@ class _Doc:
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
 ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
-LIFT_LEAST = 0.3  # share of LIFT_STRENGTH below which a match lifts nothing (a passing word)
+LIFT_LEAST = 0.5  # share of LIFT_STRENGTH below which a match lifts nothing (a passing word)
 LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
 EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
 BONUS_POOL = 120  # how many of the best-scored documents are weighed for the name bonuses
