@@ -73,7 +73,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("show", "reveal", "expose", "flip", "display", "open"),
     ("wrong", "incorrect", "invalid", "false", "mistaken", "bad", "error", "mistake"),
     ("early", "premature", "fast", "soon", "quick"),
-    ("slow", "late", "delay"),
+    ("slow", "delay", "stall", "dawdle"),
     ("forget", "without", "missing", "omit", "skip", "never"),
     ("call", "claim", "declare", "announce", "say"),
     ("take", "draw", "pick", "grab"),
@@ -87,6 +87,18 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("cheat", "cheating", "stack"),
     ("leave", "break", "toilet", "bathroom", "restroom"),
     ("argue", "dispute", "disagree", "appeal", "protest"),
+    ("shout", "yell", "speak", "utter", "voice", "vocal"),
+    ("sideways", "rotate", "horizontal", "tilt"),
+    ("hide", "conceal", "hidden", "secret"),
+    ("talk", "chat", "comment", "conversation", "chatter", "tell"),
+    ("mix", "merge", "slide", "insert"),
+    ("wipe", "sweep", "destroy", "scramble", "shuffle", "mess"),
+    ("earbud", "earphone", "headphone", "headset"),
+    ("wall", "mountain", "yama"),
+    ("tenpai", "ready"), ("noten", "unready"),
+    ("riichi", "reach"),
+    ("furiten", "sacred"),
+    ("tile", "hai"),
 )
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
@@ -94,6 +106,10 @@ _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": 
 _M_BEFORE = re.compile(r"m(?=[bpm])")
 _WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
+# the content words of a Japanese sentence: runs of kanji (the stem of a verb or noun without its
+# okurigana: 鳴いた -> 鳴, 倒して -> 倒) and runs of katakana (ロン, テンパイ); hiragana runs are
+# particles and verb endings
+_JA_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3005]+|[\u30a1-\u30fa\u30fc]{2,}")
 _REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
 
 _stemmer = snowballstemmer.stemmer("english")
@@ -337,6 +353,7 @@ class _Doc:
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
 ROW_LIFT = 0.15   # share of a matching term's score given to the rows of the fouls naming it
+LIFT_LEAST = 0.5  # share of LIFT_STRENGTH below which a match lifts nothing (a passing word)
 LIFT_STRENGTH = 5.0  # the least average field weight of a match that lifts (a name, not a passing word)
 EXACT_BONUS, PHRASE_BONUS, TITLE_SHARE_BONUS, PAIR_BONUS = 40.0, 12.0, 8.0, 6.0
 BONUS_POOL = 120  # how many of the best-scored documents are weighed for the name bonuses
@@ -344,6 +361,7 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 QUESTION_RULE_BOOST = 1.5
+JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
 
@@ -371,6 +389,7 @@ class SearchIndex:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        self._ja_char_fields: dict[str, list[int]] | None = None
 
     # --- building --------------------------------------------------------------------------
 
@@ -615,17 +634,37 @@ class SearchIndex:
                     per[doc] = s
         return per
 
+    def _ja_word_unit(self, word: str) -> dict[int, float]:
+        """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
+        each doc's best field counting."""
+        per: dict[int, float] = {}
+        for doc, s in self._ja_containing(word):
+            if s > per.get(doc, 0.0):
+                per[doc] = s
+        return per
+
     def _ja_containing(self, seg: str):
         """Fields holding ``seg`` (their rarest shared character pair narrows the scan)."""
         if len(seg) >= 2:
             pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
             fields = min(pairs, key=len) if pairs else ()
         else:
-            fields = range(len(self._ja_fields))
+            fields = self._ja_chars().get(seg, ())
         for i in fields:
             text, doc, w = self._ja_fields[i]
             if seg in text:
                 yield doc, w * (2.0 if text == seg else 1.0)
+
+    def _ja_chars(self) -> dict[str, list[int]]:
+        """Character -> the Japanese fields holding it (for one-kanji words), built on first use."""
+        chars = self._ja_char_fields
+        if chars is None:
+            chars = defaultdict(list)
+            for i, (text, _doc, _w) in enumerate(self._ja_fields):
+                for c in set(text):
+                    chars[c].append(i)
+            self._ja_char_fields = chars
+        return chars
 
     def _ja_names_inside(self, seg: str):
         """Names standing inside the query (携帯が鳴った holds 携帯): every piece looked up once."""
@@ -649,12 +688,20 @@ class SearchIndex:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
-    def _units(self, q: str) -> tuple[list[dict[int, float]], str]:
-        """The query's units (one per Japanese segment and per content word), each a
-        ``{doc: score}``, and the latin part of the query."""
+    def _units(self, q: str, raw: str = "") -> tuple[list[dict[int, float]], str]:
+        """The query's units (one per Japanese segment, per content word of a Japanese sentence
+        and per latin word), each a ``{doc: score}``, and the latin part of the query."""
         units: list[dict[int, float]] = []
         for seg in _CJK.findall(q):
             units.append(self._japanese_unit(kana_fold(seg)))
+        if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
+            raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
+            ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
+            if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
+                for w in ja_words:
+                    unit = self._ja_word_unit(kana_fold(fold(w)))
+                    if unit:
+                        units.append(unit)
         latin = _CJK.sub(" ", q)
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
@@ -696,7 +743,7 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scores, units, latin = self._ref_scores(q)
+        scores, units, latin = self._ref_scores(q, query)
         strength = self._unit_scores(scores, units, ruleset, editions)
         self._lift(scores, strength)
         if _QUESTION.search(q):
@@ -711,7 +758,7 @@ class SearchIndex:
             out = self._damp_repeated_fouls(out)
         return out
 
-    def _ref_scores(self, q: str) -> tuple[dict[int, float], list[dict[int, float]], str]:
+    def _ref_scores(self, q: str, raw: str = "") -> tuple[dict[int, float], list[dict[int, float]], str]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
         the query's units and Latin part when it is not only a reference."""
         scores: dict[int, float] = defaultdict(float)
@@ -725,13 +772,13 @@ class SearchIndex:
         if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
             for d in self._sections.get(ref.group(1), ()):
                 scores[d] += 50.0
-        units, latin = self._units(q)
+        units, latin = self._units(q, raw)
         return scores, units, latin
 
     def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:
         """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
-        is left out) to ``scores``; return how strongly each fully matched document matched."""
+        is left out) to ``scores``; return how strongly each document matched (its average match, scaled by the share of the query it matched)."""
         known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
         total = sum(w for _, w in known)
         strength: dict[int, float] = {}
@@ -748,7 +795,8 @@ class SearchIndex:
         for d, r in raw.items():
             coverage = matched[d] / total
             scores[d] += r * coverage * coverage
-            strength[d] = r / matched[d] if coverage > 0.99 else 0.0
+            # a name matched by part of the query ("daburon ari") lifts by the share it matched
+            strength[d] = r / matched[d] * coverage * coverage
         return strength
 
     def _lift(self, scores: dict[int, float], strength: dict[int, float]) -> None:
@@ -756,9 +804,11 @@ class SearchIndex:
         swap-calling rows of every table); a row only lifts a section the query missed, and a
         term only lifts rows the query missed."""
         own = set(scores)
-        for d, sc in list(scores.items()):
-            share = min(1.0, strength.get(d, 0.0) / LIFT_STRENGTH) ** 2
-            if share > 0.0:
+        least = LIFT_STRENGTH * LIFT_LEAST
+        for d, st in strength.items():
+            if st >= least:
+                share = min(1.0, st / LIFT_STRENGTH) ** 2
+                sc = scores[d]
                 doc = self.docs[d]
                 for cited in doc.cites:
                     if doc.hit.kind == "term" or cited not in own:

@@ -17,9 +17,9 @@ from handbook.core.search import fold, kana_fold, lemma
 
 RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")
 
-# recall@3 over the whole set (dev + heldout) when the floors were set; a change to the search or
+# recall@3 over the whole set (dev + heldout + blind) when the floors were set; a change to the search or
 # the content that loses rulings fails here (raise a floor when the search gets better)
-FLOORS = {"azrm": 0.82, "ema-rcr": 0.78, "wrc-2025": 0.85, "wrc-2025-lower": 0.85, "rakkii-nomi-2026": 0.83}
+FLOORS = {"azrm": 0.85, "ema-rcr": 0.83, "wrc-2025": 0.91, "wrc-2025-lower": 0.90, "rakkii-nomi-2026": 0.90}
 
 
 def keys(hits, n=None):
