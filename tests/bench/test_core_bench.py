@@ -52,7 +52,7 @@ QUERIES: list[tuple[str, str | None]] = [
 # judge incidents as typed (everyday English, Japanese sentences, romaji), with the tournament
 # chosen: every case of the evaluation set, each under one of the rulesets it lists
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "core"))
-from evalset import load_cases, recall_at_3  # noqa: E402
+from evalset import SPLITS, load_cases, recall_at_3  # noqa: E402
 
 JUDGE_QUERIES: list[tuple[str, str | None]] = [(c.query, sorted(c.expect)[i % len(c.expect)])
                                                for i, c in enumerate(load_cases())]
@@ -147,13 +147,14 @@ def test_recall_at_3_per_ruleset(benchmark, library, capsys):
     search_eval.toml): the share of incidents whose ruling is among the first three rulings."""
     cases = load_cases()
     per, _misses = benchmark.pedantic(recall_at_3, args=(library, cases), rounds=1, iterations=1)
-    split = {s: recall_at_3(library, [c for c in cases if c.split == s])[0] for s in ("dev", "heldout", "blind")}
+    split = {s: recall_at_3(library, [c for c in cases if c.split == s])[0] for s in SPLITS}
     benchmark.extra_info.update({f"{name}_{rs}": round(r.rate, 4)
                                  for name, d in (("all", per), *split.items()) for rs, r in d.items()})
     with capsys.disabled():
         print(f"\n[core bench] recall@3 with the ruleset chosen, {len(cases)} incidents "
-              "(all / dev / heldout / blind; see tests/core/evalset.py):")
+              f"(all / {' / '.join(SPLITS)}; see tests/core/evalset.py):")
         for rs in sorted(per):
             print(f"  {rs:18} {100 * per[rs].rate:5.1f} %  {100 * split['dev'][rs].rate:5.1f} %  "
-                  f"{100 * split['heldout'][rs].rate:5.1f} %  {100 * split['blind'][rs].rate:5.1f} %"
+                  f"{100 * split['heldout'][rs].rate:5.1f} %  {100 * split['blind'][rs].rate:5.1f} %  "
+                  f"{100 * split['unseen'][rs].rate:5.1f} %"
                   f"   ({per[rs].total} incidents)")

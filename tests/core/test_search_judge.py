@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from evalset import load_cases, recall_at_3, table
+from evalset import SPLITS, load_cases, recall_at_3, table
 from handbook.core.search import fold, kana_fold, lemma
 
 RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")
 
-# recall@3 over the whole set (dev + heldout + blind) when the floors were set; a change to the search or
+# recall@3 over the whole set (dev + heldout + blind + unseen) when the floors were set; a change to the search or
 # the content that loses rulings fails here (raise a floor when the search gets better)
-FLOORS = {"azrm": 0.85, "ema-rcr": 0.83, "wrc-2025": 0.91, "wrc-2025-lower": 0.90, "rakkii-nomi-2026": 0.90}
+FLOORS = {"azrm": 0.87, "ema-rcr": 0.83, "wrc-2025": 0.91, "wrc-2025-lower": 0.91, "rakkii-nomi-2026": 0.90}
 
 
 def keys(hits, n=None):
@@ -39,7 +39,7 @@ def test_the_evaluation_set_is_large_and_covers_every_ruleset_and_language():
     cases = load_cases()
     assert len(cases) >= 150
     assert {c.lang for c in cases} == {"en", "ja", "romaji"}
-    assert {c.split for c in cases} == {"dev", "heldout", "blind"}
+    assert {c.split for c in cases} == set(SPLITS)
     assert set().union(*(c.expect for c in cases)) == set(RULESETS)
 
 
