@@ -9,6 +9,7 @@ makes is recorded; the ``context`` fixture fails a test whose page reached beyon
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -297,6 +298,10 @@ def test_no_request_leaves_127_0_0_1(hb):
     assert any(u.endswith("/main.dart.js") or "/main.dart." in u for u in log.urls), log.urls
     assert any(u.startswith(("ws://127.0.0.1", "ws://localhost")) for u in log.urls), "no WebSocket seen"
     assert log.offenders() == []
+    # the engine loads the app's font first (handbook.ui.webclient.engine_font_manifest): no KaTeX,
+    # no Cupertino icons, no Roboto, and no Noto fallback font is asked for, Japanese included
+    unused = sorted({u for u in log.urls if re.search(r"KaTeX_|CupertinoIcons|roboto|/assets/fonts/noto[a-z]+/", u)})
+    assert not unused, unused
 
 
 def test_skwasm_renders_on_the_page_thread_without_a_worker(hb):
