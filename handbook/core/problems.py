@@ -7,7 +7,13 @@ Shared by :mod:`handbook.core.load` and :mod:`handbook.core.rulings_data`; pure 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import importlib.util
+import json
+import marshal
+import os
 import tomllib
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,18 +47,78 @@ class ContentError(ValueError):
 
 
 _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
-#: compiled validators by (id of the schema set, name); each entry keeps its schema set alive, so
-#: the id cannot be reused by another object while the entry exists
-_validators: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
+#: compiled validators of each schema set, by the id of the set; each entry keeps its schema set
+#: alive, so the id cannot be reused by another object while the entry exists
+_validators: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+#: bumped when the cache layout below changes
+_CACHE_FORMAT = 1
 
 
 def _validator(schemas: dict[str, Any], name: str):
-    """The compiled validator of ``schemas[name]``, compiled once per schema set."""
-    key = (id(schemas), name)
-    entry = _validators.get(key)
+    """The compiled validator of ``schemas[name]``; a schema set is compiled once per process."""
+    entry = _validators.get(id(schemas))
     if entry is None or entry[0] is not schemas:
-        entry = _validators[key] = (schemas, fastjsonschema.compile(schemas[name]))
-    return entry[1]
+        entry = _validators[id(schemas)] = (schemas, _compile_set(schemas))
+    return entry[1][name]
+
+
+def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every schema of the set as a fastjsonschema validator.
+
+    Generating the validators' Python code and compiling it costs ~35 ms, more than reading
+    every content file; the compiled code is kept in the user cache dir (``paths.cache_dir()``),
+    in a file named by the SHA-256 of the schemas, fastjsonschema's version and the Python
+    bytecode version, so a schema edit, an upgrade or another Python never reads a stale one. A
+    missing, unreadable or damaged cache file is made again; a cache dir that cannot be written
+    is left alone. The validation itself is the same: only fastjsonschema's compilation step is
+    kept."""
+    path = _cache_path(schemas)
+    codes = _read_codes(path, schemas) if path is not None else None
+    if codes is None:
+        codes = {name: compile(fastjsonschema.compile_to_code(schema), f"<schema {name}>", "exec")
+                 for name, schema in schemas.items()}
+        if path is not None:
+            _write_codes(path, codes)
+    out = {}
+    for name, code in codes.items():
+        namespace: dict[str, Any] = {}
+        exec(code, namespace)  # noqa: S102 - fastjsonschema's generated validator, as compile() does
+        out[name] = namespace["validate"]
+    return out
+
+
+def _cache_path(schemas: dict[str, Any]) -> Path | None:
+    from handbook.paths import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    h = hashlib.sha256()
+    for part in (str(_CACHE_FORMAT), fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex(),
+                 json.dumps(schemas, sort_keys=True, default=repr)):
+        h.update(part.encode() + b"\0")
+    return folder / f"validators-{h.hexdigest()[:32]}.marshal"
+
+
+def _read_codes(path: Path, schemas: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        codes = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if (not isinstance(codes, dict) or set(codes) != set(schemas)
+            or not all(isinstance(c, types.CodeType) for c in codes.values())):
+        return None
+    return codes
+
+
+def _write_codes(path: Path, codes: dict[str, Any]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(codes))
+        os.replace(tmp, path)
+    except OSError:  # a read-only or full disk: the next start compiles again
+        pass
 
 
 class Collector:

@@ -39,7 +39,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -129,6 +129,8 @@ for _vowel, _row in zip("aiueo", ("あかがさざただなはばぱまやらわ
     for _k in _row:
         _VOWEL[_k] = _vowel
 _LONG = {"a": "あ", "i": "い", "u": "う", "e": "えい", "o": "おう"}  # a vowel kana that lengthens
+# a vowel kana after a kana (or kanji): the only place where the long-vowel loop can drop one
+_LONG_VOWEL_AT = re.compile(r"[\u3041-\u30ff\u3400-\u9fff][あいうえお]")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -136,9 +138,22 @@ def kana_fold(text: str) -> str:
     """A folded Japanese string (see :func:`fold`) in its spelling-insensitive form: small kana
     full-size, ー and doubled vowels dropped (しょうはい, ショーハイ -> しよはい), ヅ as ツ, and
     喰/食, 自摸/ツモ, 和了/アガリ, 錯和/チョンボ written one way."""
+    if len(text) > 64:  # a long field: only its Japanese runs change (the rest is copied)
+        return _CJK.sub(_kana_fold_run, text)
+    return _kana_fold(text)
+
+
+def _kana_fold_run(m: re.Match) -> str:
+    return _kana_fold(m.group(0))
+
+
+def _kana_fold(text: str) -> str:
     for a, b in _JA_VARIANTS:
-        text = text.replace(a, b)
+        if a in text:
+            text = text.replace(a, b)
     text = text.translate(_SMALL_KANA).replace("ー", "")
+    if not _LONG_VOWEL_AT.search(text):
+        return text
     out: list[str] = []
     for c in text:
         if out and c in "あいうえお" and c in _LONG.get(_VOWEL.get(out[-1], ""), ""):
@@ -242,14 +257,17 @@ def _typed_keys(typed: tuple[str, ...]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _key_counts(text: str) -> tuple[tuple[str, int], ...]:
-    """The spelling-insensitive keys of ``text``'s words (stopwords left out) with their counts;
+def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
+    """The spelling-insensitive keys of ``text``'s words (stopwords left out), each with the
+    weight factor of its count (``1 + 0.3 ln n``);
     memoised, as the fouls' names and aliases are indexed once for every table's rows."""
     counts: dict[str, int] = defaultdict(int)
-    for w in words(text):
-        if w not in STOPWORDS:
-            counts[romaji_key(w)] += 1
-    return tuple(counts.items())
+    # each distinct token once, with its count (a key's first occurrence keeps its place)
+    for token, n in Counter(_WORD.findall(fold(text))).items():
+        for w in (words(token) if ("-" in token or "'" in token or "’" in token) else (token,)):
+            if w not in STOPWORDS:
+                counts[romaji_key(w)] += n
+    return tuple((key, 1.0 + 0.3 * math.log(n)) for key, n in counts.items())
 
 
 @functools.lru_cache(maxsize=8192)
@@ -378,10 +396,11 @@ class SearchIndex:
         if not text:
             return
         post = self._postings
-        for key, n in _key_counts(text):
-            score = weight * (1.0 + 0.3 * math.log(n))
-            cur = post[key].get(doc_id, 0.0)
-            post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
+        for key, factor in _key_counts(text):
+            score = weight * factor
+            docs = post[key]
+            cur = docs.get(doc_id)
+            docs[doc_id] = score if cur is None else max(cur, score) + min(cur, score) * 0.2
 
     def _foul_template(self, foul) -> dict[str, float]:
         """A foul's names indexed into a scratch document: ``{key: score}`` to copy into each row."""
@@ -400,8 +419,9 @@ class SearchIndex:
     def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
         post = self._postings
         for key, score in template.items():
-            cur = post[key].get(doc_id, 0.0)
-            post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
+            docs = post[key]
+            cur = docs.get(doc_id)
+            docs[doc_id] = score if cur is None else max(cur, score) + min(cur, score) * 0.2
 
     def _add_typed_romaji(self, doc_id: int, spellings: tuple[str, ...]) -> None:
         """The romaji spellings people type for a name, as words and written as one word."""
