@@ -12,8 +12,12 @@ import importlib.util
 import json
 import marshal
 import os
-import tomllib
 import types
+
+try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
+    import tomli as tomllib
+except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
+    import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

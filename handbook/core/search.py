@@ -92,6 +92,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
 _M_BEFORE = re.compile(r"m(?=[bpm])")
+_ROMAJI_CHANGES = re.compile(r"[-'’]|m[bpm]|ou|oo|uu|aa|ii|ee")  # what romaji_key rewrites
 _WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
 _REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
@@ -170,6 +171,8 @@ def romaji_key(word: str) -> str:
     """The spelling-insensitive key of one folded latin word: long vowels collapsed, ``m`` before
     b/p/m as ``n``, hyphens and apostrophes dropped (``ryūkyoku``, ``ryuukyoku`` and ``ryukyoku``
     all give ``ryukyoku``; ``chombo`` gives ``chonbo``)."""
+    if not _ROMAJI_CHANGES.search(word):  # most English words: nothing below applies
+        return word
     word = word.replace("-", "").replace("'", "").replace("’", "")
     word = _M_BEFORE.sub("n", word)
     prev = None
@@ -347,10 +350,27 @@ class _Doc:
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
+    share_index: dict[str, list[tuple[int, int]]] | None = None  # stem -> (title, count), on first use
+
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
         self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:], strict=False))
+
+    def title_share(self, qset: set[str]) -> float:
+        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem)."""
+        index = self.share_index
+        if index is None:
+            index = {}
+            for i, t in enumerate(self.title_stems):
+                for w in dict.fromkeys(t):
+                    index.setdefault(w, []).append((i, t.count(w)))
+            self.share_index = index
+        counts: dict[int, int] = {}
+        for w in qset:
+            for i, n in index.get(w, ()):
+                counts[i] = counts.get(i, 0) + n
+        return max(n / len(self.title_stems[i]) for i, n in counts.items())
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -364,6 +384,26 @@ W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 QUESTION_RULE_BOOST = 1.5
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
+
+
+UNIT_MEMO = 4096  # query words (and Japanese segments) whose matches an index keeps
+
+
+def _memoised(match):
+    """``match`` (a query word's or segment's ``{doc: score}``, which callers only read) kept
+    for the last :data:`UNIT_MEMO` distinct arguments."""
+    memo: dict[tuple, dict[int, float]] = {}
+
+    def memoised(*args):
+        found = memo.get(args)
+        if found is None:
+            if len(memo) >= UNIT_MEMO:
+                del memo[next(iter(memo))]  # the oldest
+            found = memo[args] = match(*args)
+        return found
+
+    memoised.__doc__ = match.__doc__
+    return memoised
 
 
 class SearchIndex:
@@ -388,7 +428,14 @@ class SearchIndex:
         for k in self._keys:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
+        # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
+        self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
+                        for d, doc in enumerate(self.docs)]
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        # a query's words come again and again (typed letter by letter, a query refined): the docs
+        # each word or Japanese segment matches are kept, typo matching included
+        self._latin_unit = _memoised(self._latin_unit)
+        self._japanese_unit = _memoised(self._japanese_unit)
 
     # --- building --------------------------------------------------------------------------
 
@@ -616,9 +663,14 @@ class SearchIndex:
     def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
         per: dict[int, float] = {}
         for key, quality in self._candidates(word, is_last).items():
-            for doc, weight in self._postings[key].items():
+            postings = self._postings[key]
+            if not per:  # the first key: every posting (all scores are positive)
+                per = {doc: weight * quality for doc, weight in postings.items()}
+                continue
+            get = per.get
+            for doc, weight in postings.items():
                 s = weight * quality
-                if s > per.get(doc, 0.0):
+                if s > get(doc, 0.0):
                     per[doc] = s
         return per
 
@@ -804,24 +856,21 @@ class SearchIndex:
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
         pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        docs, groups = self.docs, self._groups
         for s, d in in_scope:
-            doc = self.docs[d]
-            if pool is not None and d not in pool:
-                pass
-            elif not qforms.isdisjoint(doc.exact_set):
-                # a glossary term named exactly comes first: it explains the word and links on
-                s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
-            elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
-                s += PHRASE_BONUS
-            if pool is not None and d not in pool:
-                pass
-            elif qpairs and not qpairs.isdisjoint(doc.pairs):
-                # words that stand together in a name ("closed kan", "riichi stick")
-                s += PAIR_BONUS * len(qpairs & doc.pairs)
-            if (pool is None or d in pool) and qset and not qset.isdisjoint(doc.stem_set):
-                s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
-                                             for t in doc.title_stems if t)
-            key = (doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
+            if pool is None or d in pool:
+                doc = docs[d]
+                if not qforms.isdisjoint(doc.exact_set):
+                    # a glossary term named exactly comes first: it explains the word and links on
+                    s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
+                elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
+                    s += PHRASE_BONUS
+                if qpairs and not qpairs.isdisjoint(doc.pairs):
+                    # words that stand together in a name ("closed kan", "riichi stick")
+                    s += PAIR_BONUS * len(qpairs & doc.pairs)
+                if qset and not qset.isdisjoint(doc.stem_set):
+                    s += TITLE_SHARE_BONUS * doc.title_share(qset)
+            key = groups[d]
             if key not in best or s > best[key][0]:
                 best[key] = (s, d)
         return best
