@@ -418,6 +418,7 @@ class SearchIndex:
         self._ja_name_index: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
         self._field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
         self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
+        self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._ja_grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
@@ -462,6 +463,34 @@ class SearchIndex:
             return {key: docs[0] for key, docs in self._postings.items()}
         finally:
             self._postings = postings
+
+    def _row_template(self, r, foul) -> dict[str, float]:
+        """A penalty row's words and its foul's names indexed into a scratch document:
+        ``{key: score}`` to copy into every row with the same text."""
+        sig = (r.foul, r.id, r.penalty, r.category, r.note, getattr(r, "condition", None))
+        template = self._row_templates.get(sig)
+        if template is not None:
+            return template
+        names = None
+        if foul:
+            # the foul's names are the same for every table's rows: indexed once, copied
+            names = self._foul_templates.get(foul.id)
+            if names is None:
+                names = self._foul_templates[foul.id] = self._foul_template(foul)
+        postings, self._postings = self._postings, defaultdict(dict)
+        try:
+            self._add(0, r.foul, W_TITLE)
+            self._add(0, r.id.replace("-", " "), W_ALIAS * 0.5)
+            self._add(0, r.penalty, W_PENALTY)
+            self._add(0, r.category, W_CATEGORY)
+            self._add(0, r.note, W_TEXT)
+            self._add(0, getattr(r, "condition", None), W_TEXT)
+            if names is not None:
+                self._copy_postings(0, names)
+            template = self._row_templates[sig] = {key: docs[0] for key, docs in self._postings.items()}
+        finally:
+            self._postings = postings
+        return template
 
     def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
         post = self._postings
@@ -577,18 +606,9 @@ class SearchIndex:
             titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
             exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
             listed=listed, foul=r.id, cites=cited))
-        self._add(d, r.foul, W_TITLE)
-        self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
-        self._add(d, r.penalty, W_PENALTY)
-        self._add(d, r.category, W_CATEGORY)
-        self._add(d, r.note, W_TEXT)
-        self._add(d, getattr(r, "condition", None), W_TEXT)
+        # a row the same in several tables (WRC and its lower column, Rakkii Nomi): indexed once, copied
+        self._copy_postings(d, self._row_template(r, foul))
         if foul:
-            # the foul's names are the same for every table's rows: indexed once, copied
-            template = self._foul_templates.get(foul.id)
-            if template is None:
-                template = self._foul_templates[foul.id] = self._foul_template(foul)
-            self._copy_postings(d, template)
             for x in (*foul.japanese, *foul.reading):
                 self._add_ja(d, x, W_TERM, name=True)
         for x in dict.fromkeys(cited_ja):
