@@ -425,6 +425,7 @@ class SearchIndex:
         self._build(library)
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
+        self._fuzzy_by_length: dict[tuple[int, int], list[str]] = {}  # see _fuzzy_choices
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
@@ -670,7 +671,8 @@ class SearchIndex:
                 i += 1
         if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
             limit = 2 if len(word) >= 9 else 1
-            for k, dist, _ in process.extract(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance,
+            for k, dist, _ in process.extract(key, self._fuzzy_choices(len(key), limit),
+                                              scorer=DamerauLevenshtein.distance,
                                               score_cutoff=limit, limit=None):
                 if abs(len(k) - len(key)) <= limit:
                     quality = 0.55 if dist == 1 else 0.45
@@ -679,6 +681,15 @@ class SearchIndex:
                     for other in self._stems.get(_stem(k), ()):
                         found.setdefault(other, quality * 0.95)
         return found
+
+    def _fuzzy_choices(self, length: int, limit: int) -> list[str]:
+        """The typo-matching vocabulary narrowed to the keys ``limit`` letters or fewer longer or
+        shorter than ``length`` (no other key is within ``limit`` edits), in the same order."""
+        choices = self._fuzzy_by_length.get((length, limit))
+        if choices is None:
+            choices = self._fuzzy_by_length[(length, limit)] = [
+                k for k in self._fuzzy_keys if abs(len(k) - length) <= limit]
+        return choices
 
     def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
         per: dict[int, float] = {}
