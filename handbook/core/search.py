@@ -34,6 +34,8 @@ section or the rows that carry that reference.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import heapq
 import functools
 import math
@@ -309,11 +311,18 @@ def _forms(*texts: str) -> tuple[str, ...]:
     """The folded strings a query must equal for an exact match, and their spelling-insensitive keys."""
     out: list[str] = []
     for t in texts:
-        f = fold(t)
-        out += [f, " ".join(romaji_key(w) for w in f.split())]
-        if not f.isascii():
-            out.append(kana_fold(f))
+        out += _forms_of(t)
     return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=8192)
+def _forms_of(text: str) -> tuple[str, ...]:
+    """:func:`_forms` of one text (a foul's names come again in every table's rows)."""
+    f = fold(text)
+    out = [f, " ".join(romaji_key(w) for w in f.split())]
+    if not f.isascii():
+        out.append(kana_fold(f))
+    return tuple(out)
 
 
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
@@ -369,9 +378,12 @@ class _Doc:
             self.share_index = index
         counts: dict[int, int] = {}
         for w in qset:
-            for i, n in index.get(w, ()):
-                counts[i] = counts.get(i, 0) + n
-        return max(n / len(self.title_stems[i]) for i, n in counts.items())
+            hits = index.get(w)
+            if hits is not None:
+                for i, n in hits:
+                    counts[i] = counts.get(i, 0) + n
+        titles = self.title_stems
+        return max(n / len(titles[i]) for i, n in counts.items())
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -385,6 +397,21 @@ W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 QUESTION_RULE_BOOST = 1.5
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
+
+
+@contextlib.contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector while the content is read and indexed: tens of
+    thousands of small acyclic objects (dicts, tuples, strings) would otherwise set off ~50
+    collections that find nothing to free (~8 ms of a start). Restored after; a collector that
+    was already off stays off."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 UNIT_MEMO = 4096  # query words (and Japanese segments) whose matches an index keeps
@@ -423,7 +450,8 @@ class SearchIndex:
         self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
-        self._build(library)
+        with paused_gc():
+            self._build(library)
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
         self._fuzzy_by_length: dict[tuple[int, int], list[str]] = {}  # see _fuzzy_choices
@@ -431,6 +459,7 @@ class SearchIndex:
         for k in self._keys:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
+        self._kind_rank = [_KIND_ORDER[doc.hit.kind] for doc in self.docs]  # ties: terms, rules, rows
         # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
@@ -832,7 +861,8 @@ class SearchIndex:
                 if self.docs[d].hit.kind == "rule":
                     scores[d] *= QUESTION_RULE_BOOST
         best = self._name_bonuses(scores, q, latin, ruleset, editions)
-        out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        kind_rank = self._kind_rank
+        out = sorted(best.values(), key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
         return out
@@ -941,7 +971,8 @@ class SearchIndex:
                     s *= 0.5
                 seen_fouls.add(foul)
             damped.append((s, d))
-        return sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        kind_rank = self._kind_rank
+        return sorted(damped, key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
 
     def editions(self, query: str, ruleset: str | None = None) -> list[str]:
         """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",

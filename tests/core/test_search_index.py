@@ -86,3 +86,22 @@ def test_typo_vocabulary_by_length_is_the_whole_vocabulary_narrowed(library):
         for limit in (1, 2):
             expected = [k for k in index._fuzzy_keys if abs(len(k) - length) <= limit]
             assert index._fuzzy_choices(length, limit) == expected
+
+
+def test_the_garbage_collector_is_back_after_loading_even_on_bad_content(tmp_path):
+    import gc
+
+    import handbook
+
+    assert gc.isenabled()
+    handbook.load_library(index=True)
+    assert gc.isenabled()
+    with pytest.raises(handbook.ContentError):
+        handbook.load_library(tmp_path / "missing")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        handbook.load_library()
+        assert not gc.isenabled(), "a collector the caller had turned off was turned on"
+    finally:
+        gc.enable()
