@@ -360,7 +360,7 @@ class _Doc:
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
-    share_index: dict[str, list[tuple[int, int]]] | None = None  # stem -> (title, count), on first use
+    share_index: dict[str, tuple[list[tuple[int, int]], float]] | None = None  # see title_share
 
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
@@ -368,21 +368,25 @@ class _Doc:
         self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:], strict=False))
 
     def title_share(self, qset: set[str]) -> float:
-        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem)."""
+        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
+        Each stem's titles (title, count) and share alone are indexed on first use."""
         index = self.share_index
-        if index is None:
-            index = {}
-            for i, t in enumerate(self.title_stems):
-                for w in dict.fromkeys(t):
-                    index.setdefault(w, []).append((i, t.count(w)))
-            self.share_index = index
-        counts: dict[int, int] = {}
-        for w in qset:
-            hits = index.get(w)
-            if hits is not None:
-                for i, n in hits:
-                    counts[i] = counts.get(i, 0) + n
         titles = self.title_stems
+        if index is None:
+            found: dict[str, list[tuple[int, int]]] = {}
+            for i, t in enumerate(titles):
+                for w in dict.fromkeys(t):
+                    found.setdefault(w, []).append((i, t.count(w)))
+            # with the share when the query has this one stem of the document's titles
+            index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
+                                        for w, hits in found.items()}
+        present = [w for w in qset if w in index]
+        if len(present) == 1:
+            return index[present[0]][1]
+        counts: dict[int, int] = {}
+        for w in present:
+            for i, n in index[w][0]:
+                counts[i] = counts.get(i, 0) + n
         return max(n / len(titles[i]) for i, n in counts.items())
 
 
