@@ -54,32 +54,58 @@ _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB
 #: compiled validators of each schema set, by the id of the set; each entry keeps its schema set
 #: alive, so the id cannot be reused by another object while the entry exists
 _validators: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+#: the detailed validators (which say which rule failed), by (id of the schema set, name); each
+#: entry keeps its schema set alive, so the id cannot be reused while the entry exists
+_detailed: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
 #: bumped when the cache layout below changes
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 def _validator(schemas: dict[str, Any], name: str):
-    """The compiled validator of ``schemas[name]``; a schema set is compiled once per process."""
+    """The validator of ``schemas[name]``: it accepts and refuses what the detailed one does,
+    without saying why (see :func:`_detailed_validator`); a schema set is compiled once per process."""
     entry = _validators.get(id(schemas))
     if entry is None or entry[0] is not schemas:
         entry = _validators[id(schemas)] = (schemas, _compile_set(schemas))
     return entry[1][name]
 
 
-def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
-    """Every schema of the set as a fastjsonschema validator.
+def _detailed_validator(schemas: dict[str, Any], name: str):
+    """The validator of ``schemas[name]`` whose exception names the failed rule and value, compiled
+    for the first entry that fails it (valid content never needs it)."""
+    key = (id(schemas), name)
+    entry = _detailed.get(key)
+    if entry is None or entry[0] is not schemas:
+        entry = _detailed[key] = (schemas, fastjsonschema.compile(schemas[name]))
+    return entry[1]
 
-    Generating the validators' Python code and compiling it costs ~35 ms, more than reading
-    every content file; the compiled code is kept in the user cache dir (``paths.cache_dir()``),
-    in a file named by the SHA-256 of the schemas, fastjsonschema's version and the Python
-    bytecode version, so a schema edit, an upgrade or another Python never reads a stale one. A
-    missing, unreadable or damaged cache file is made again; a cache dir that cannot be written
-    is left alone. The validation itself is the same: only fastjsonschema's compilation step is
-    kept."""
+
+def _explained(schemas: dict[str, Any], name: str, data: Any):
+    """The detailed validator's exception for ``data`` (``None`` if it passes, which it does not
+    where the plain one failed)."""
+    try:
+        _detailed_validator(schemas, name)(data)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return exc
+    return None
+
+
+def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every schema of the set as a fastjsonschema validator without detailed exceptions (half
+    the code of a detailed one, so half the time to generate and compile).
+
+    Generating the validators' Python code and compiling it still costs ~20 ms, as much as
+    reading every content file; the compiled code is kept in the user cache dir
+    (``paths.cache_dir()``), in a file named by the SHA-256 of the schemas, fastjsonschema's
+    version and the Python bytecode version, so a schema edit, an upgrade or another Python
+    never reads a stale one. A missing, unreadable or damaged cache file is made again; a cache
+    dir that cannot be written is left alone. The validation itself is the same: only
+    fastjsonschema's compilation step is kept."""
     path = _cache_path(schemas)
     codes = _read_codes(path, schemas) if path is not None else None
     if codes is None:
-        codes = {name: compile(fastjsonschema.compile_to_code(schema), f"<schema {name}>", "exec")
+        codes = {name: compile(fastjsonschema.compile_to_code(schema, detailed_exceptions=False),
+                               f"<schema {name}>", "exec")
                  for name, schema in schemas.items()}
         if path is not None:
             _write_codes(path, codes)
@@ -145,7 +171,9 @@ class Collector:
         """Validate ``data`` against ``schemas[schema]`` (JSON Schema, compiled once)."""
         try:
             _validator(schemas, schema)(data)
-        except fastjsonschema.JsonSchemaValueException as exc:
+        except fastjsonschema.JsonSchemaValueException as plain:
+            # which rule failed, and on what value: asked of the detailed validator
+            exc = _explained(schemas, schema, data) or plain
             code = _RULE_CODES.get(exc.rule, "HB005")
             msg = exc.message.replace("data.", "").replace("data ", "entry ")
             if exc.rule == "additionalProperties" and isinstance(data, dict):
