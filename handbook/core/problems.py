@@ -6,6 +6,7 @@ Shared by :mod:`handbook.core.load` and :mod:`handbook.core.rulings_data`; pure 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import importlib.util
@@ -13,16 +14,18 @@ import json
 import marshal
 import os
 import types
-
-try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
-    import tomli as tomllib
-except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
-    import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import fastjsonschema
+
+from handbook.paths import cache_dir
+
+try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
+    import tomli as tomllib
+except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
+    import tomllib
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +121,6 @@ def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cache_path(schemas: dict[str, Any]) -> Path | None:
-    from handbook.paths import cache_dir
-
     folder = cache_dir()
     if folder is None:
         return None
@@ -142,13 +143,14 @@ def _read_codes(path: Path, schemas: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _write_codes(path: Path, codes: dict[str, Any]) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(marshal.dumps(codes))
-        os.replace(tmp, path)
+        os.replace(tmp, path)  # whole or not at all, for a start reading it meanwhile
     except OSError:  # a read-only or full disk: the next start compiles again
-        pass
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 class Collector:
