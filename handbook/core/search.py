@@ -430,7 +430,10 @@ def _memoised(match):
         found = memo.get(args)
         if found is None:
             if len(memo) >= UNIT_MEMO:
-                del memo[next(iter(memo))]  # the oldest
+                try:
+                    del memo[next(iter(memo))]  # the oldest
+                except (KeyError, RuntimeError, StopIteration):  # another search's thread evicted it
+                    pass
             found = memo[args] = match(*args)
         return found
 
