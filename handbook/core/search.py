@@ -367,6 +367,19 @@ class _Doc:
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
         self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:], strict=False))
 
+    def has_phrase(self, qstems: tuple[str, ...]) -> bool:
+        """Whether one title holds ``qstems`` in a row (all of them among its stems, see
+        ``stem_set``): one or two stems are looked up, longer runs checked title by title."""
+        n = len(qstems)
+        if n == 1:
+            return qstems[0] in self.stem_set
+        if n == 2:
+            return qstems in self.pairs
+        pairs = self.pairs
+        if not all(p in pairs for p in zip(qstems, qstems[1:], strict=False)):
+            return False
+        return any(_contains(t, qstems) for t in self.title_stems)
+
     def title_share(self, qset: set[str]) -> float:
         """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
         Each stem's titles (title, count) and share alone are indexed on first use."""
@@ -954,7 +967,7 @@ class SearchIndex:
                 if not qforms.isdisjoint(doc.exact_set):
                     # a glossary term named exactly comes first: it explains the word and links on
                     s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
-                elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
+                elif qstems and doc.stem_set.issuperset(qstems) and doc.has_phrase(qstems):
                     s += PHRASE_BONUS
                 if qpairs and not qpairs.isdisjoint(doc.pairs):
                     # words that stand together in a name ("closed kan", "riichi stick")

@@ -105,3 +105,18 @@ def test_the_garbage_collector_is_back_after_loading_even_on_bad_content(tmp_pat
         assert not gc.isenabled(), "a collector the caller had turned off was turned on"
     finally:
         gc.enable()
+
+
+def test_a_phrase_is_found_in_a_title_as_by_scanning_every_title(library):
+    index = SearchIndex(library)
+    runs = {run for doc in index.docs for t in doc.title_stems
+            for n in (1, 2, 3) for run in zip(*(t[i:] for i in range(n)), strict=False)}
+    runs |= {("tile", "tile"), ("dead", "hand", "tile"), ("hand", "dead")}
+    checked = 0
+    for doc in index.docs:
+        for run in runs:
+            if doc.stem_set.issuperset(run):
+                scanned = any(search._contains(t, run) for t in doc.title_stems)
+                assert doc.has_phrase(run) == scanned, (doc.hit.ref, run)
+                checked += 1
+    assert checked > 1000
