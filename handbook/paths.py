@@ -4,11 +4,14 @@ Content that Python reads ships inside the package data (``content/`` next to th
 package in a checkout; web builds copy it). User data lives in the platform's data directory:
 ``FLET_APP_STORAGE_DATA`` when Flet sets it (``flet run`` and built apps), else
 ``HANDBOOK_DATA_DIR``, else ``~/.local/share/riichi-judge-handbook`` (platformdirs' user data dir).
+Caches that only save time (the compiled content-schema validators) live in the user cache dir:
+``HANDBOOK_CACHE_DIR`` (empty: no cache), else ``~/.cache/riichi-judge-handbook``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -33,3 +36,29 @@ def data_dir() -> Path:
             path = Path.home() / ".local" / "share" / APP_NAME
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def cache_dir() -> Path | None:
+    """The folder for caches that only save time (never created here), or ``None`` for none:
+    ``HANDBOOK_CACHE_DIR`` (set but empty: no cache), else platformdirs' user cache dir; none in
+    the browser build (Pyodide), whose file system does not outlive the page."""
+    env = os.environ.get("HANDBOOK_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env.strip() else None
+    if sys.platform == "emscripten":
+        return None
+    if sys.platform.startswith("linux"):
+        # the XDG base directory rule platformdirs applies on Linux, without its import (~7 ms
+        # of an app start that this cache is there to shorten)
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        if base and os.path.isabs(base):
+            return Path(base) / APP_NAME
+        try:
+            return Path.home() / ".cache" / APP_NAME
+        except RuntimeError:  # no home folder: no cache
+            return None
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # pragma: no cover - platformdirs ships with flet's dependencies
+        return None
+    return Path(user_cache_dir(APP_NAME, appauthor=False))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ from browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT
 import handbook
 
 ROOT = Path(handbook.__file__).resolve().parent.parent
+# the compiled schema validators are cached in the temp folder, not the user's cache dir
+os.environ.setdefault("HANDBOOK_CACHE_DIR", str(Path(tempfile.gettempdir()) / "riichi-judge-handbook-test-cache"))
 CONTENT_DIR = ROOT / "content"
 # the source documents live next to the checkout (../shared/seeds); SEEDS_DIR overrides
 SEEDS_DIR = Path(os.environ.get("SEEDS_DIR", ROOT.parent / "shared" / "seeds"))

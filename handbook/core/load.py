@@ -66,7 +66,7 @@ from handbook.core.model import (
 )
 from handbook.core.problems import Collector, ContentError, Problem
 from handbook.core.rulings_data import Rulings, check_rulings
-from handbook.core.search import SearchIndex
+from handbook.core.search import SearchIndex, paused_gc
 from handbook.paths import CONTENT_DIR
 
 __all__ = ["ContentError", "Problem", "default_library", "load_library"]
@@ -165,6 +165,11 @@ def load_library(content_dir: str | os.PathLike | None = None, *, index: bool = 
     Raises :class:`ContentError` (a ``ValueError``) listing every problem found, each naming its
     code, file, entry and what is wrong.
     """
+    with paused_gc():
+        return _load_library(content_dir, index=index)
+
+
+def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Library:
     root = Path(content_dir) if content_dir is not None else CONTENT_DIR
     col = Collector(root, SCHEMAS)
     if not root.is_dir():

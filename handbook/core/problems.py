@@ -6,13 +6,26 @@ Shared by :mod:`handbook.core.load` and :mod:`handbook.core.rulings_data`; pure 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
-import tomllib
+import hashlib
+import importlib.util
+import json
+import marshal
+import os
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import fastjsonschema
+
+from handbook.paths import cache_dir
+
+try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
+    import tomli as tomllib
+except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
+    import tomllib
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +54,103 @@ class ContentError(ValueError):
 
 
 _RULE_CODES = {"additionalProperties": "HB002", "required": "HB003", "type": "HB004"}
-#: compiled validators by (id of the schema set, name); each entry keeps its schema set alive, so
-#: the id cannot be reused by another object while the entry exists
-_validators: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
+#: compiled validators of each schema set, by the id of the set; each entry keeps its schema set
+#: alive, so the id cannot be reused by another object while the entry exists
+_validators: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+#: the detailed validators (which say which rule failed), by (id of the schema set, name); each
+#: entry keeps its schema set alive, so the id cannot be reused while the entry exists
+_detailed: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
+#: bumped when the cache layout below changes
+_CACHE_FORMAT = 2
 
 
 def _validator(schemas: dict[str, Any], name: str):
-    """The compiled validator of ``schemas[name]``, compiled once per schema set."""
-    key = (id(schemas), name)
-    entry = _validators.get(key)
+    """The validator of ``schemas[name]``: it accepts and refuses what the detailed one does,
+    without saying why (see :func:`_detailed_validator`); a schema set is compiled once per process."""
+    entry = _validators.get(id(schemas))
     if entry is None or entry[0] is not schemas:
-        entry = _validators[key] = (schemas, fastjsonschema.compile(schemas[name]))
+        entry = _validators[id(schemas)] = (schemas, _compile_set(schemas))
+    return entry[1][name]
+
+
+def _detailed_validator(schemas: dict[str, Any], name: str):
+    """The validator of ``schemas[name]`` whose exception names the failed rule and value, compiled
+    for the first entry that fails it (valid content never needs it)."""
+    key = (id(schemas), name)
+    entry = _detailed.get(key)
+    if entry is None or entry[0] is not schemas:
+        entry = _detailed[key] = (schemas, fastjsonschema.compile(schemas[name]))
     return entry[1]
+
+
+def _explained(schemas: dict[str, Any], name: str, data: Any):
+    """The detailed validator's exception for ``data`` (``None`` if it passes, which it does not
+    where the plain one failed)."""
+    try:
+        _detailed_validator(schemas, name)(data)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        return exc
+    return None
+
+
+def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
+    """Every schema of the set as a fastjsonschema validator without detailed exceptions (half
+    the code of a detailed one, so half the time to generate and compile).
+
+    Generating the validators' Python code and compiling it still costs ~20 ms, as much as
+    reading every content file; the compiled code is kept in the user cache dir
+    (``paths.cache_dir()``), in a file named by the SHA-256 of the schemas, fastjsonschema's
+    version and the Python bytecode version, so a schema edit, an upgrade or another Python
+    never reads a stale one. A missing, unreadable or damaged cache file is made again; a cache
+    dir that cannot be written is left alone. The validation itself is the same: only
+    fastjsonschema's compilation step is kept."""
+    path = _cache_path(schemas)
+    codes = _read_codes(path, schemas) if path is not None else None
+    if codes is None:
+        codes = {name: compile(fastjsonschema.compile_to_code(schema, detailed_exceptions=False),
+                               f"<schema {name}>", "exec")
+                 for name, schema in schemas.items()}
+        if path is not None:
+            _write_codes(path, codes)
+    out = {}
+    for name, code in codes.items():
+        namespace: dict[str, Any] = {}
+        exec(code, namespace)  # noqa: S102 - fastjsonschema's generated validator, as compile() does
+        out[name] = namespace["validate"]
+    return out
+
+
+def _cache_path(schemas: dict[str, Any]) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    h = hashlib.sha256()
+    for part in (str(_CACHE_FORMAT), fastjsonschema.VERSION, importlib.util.MAGIC_NUMBER.hex(),
+                 json.dumps(schemas, sort_keys=True, default=repr)):
+        h.update(part.encode() + b"\0")
+    return folder / f"validators-{h.hexdigest()[:32]}.marshal"
+
+
+def _read_codes(path: Path, schemas: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        codes = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if (not isinstance(codes, dict) or set(codes) != set(schemas)
+            or not all(isinstance(c, types.CodeType) for c in codes.values())):
+        return None
+    return codes
+
+
+def _write_codes(path: Path, codes: dict[str, Any]) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(marshal.dumps(codes))
+        os.replace(tmp, path)  # whole or not at all, for a start reading it meanwhile
+    except OSError:  # a read-only or full disk: the next start compiles again
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 class Collector:
@@ -75,7 +173,9 @@ class Collector:
         """Validate ``data`` against ``schemas[schema]`` (JSON Schema, compiled once)."""
         try:
             _validator(schemas, schema)(data)
-        except fastjsonschema.JsonSchemaValueException as exc:
+        except fastjsonschema.JsonSchemaValueException as plain:
+            # which rule failed, and on what value: asked of the detailed validator
+            exc = _explained(schemas, schema, data) or plain
             code = _RULE_CODES.get(exc.rule, "HB005")
             msg = exc.message.replace("data.", "").replace("data ", "entry ")
             if exc.rule == "additionalProperties" and isinstance(data, dict):

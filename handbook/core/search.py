@@ -34,12 +34,15 @@ section or the rows that carry that reference.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import heapq
 import functools
 import math
 import re
+import threading
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -104,6 +107,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
 _M_BEFORE = re.compile(r"m(?=[bpm])")
+_ROMAJI_CHANGES = re.compile(r"[-'’]|m[bpm]|ou|oo|uu|aa|ii|ee")  # what romaji_key rewrites
 _WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
 # the content words of a Japanese sentence: runs of kanji (the stem of a verb or noun without its
@@ -145,6 +149,8 @@ for _vowel, _row in zip("aiueo", ("あかがさざただなはばぱまやらわ
     for _k in _row:
         _VOWEL[_k] = _vowel
 _LONG = {"a": "あ", "i": "い", "u": "う", "e": "えい", "o": "おう"}  # a vowel kana that lengthens
+# a vowel kana after a kana (or kanji): the only place where the long-vowel loop can drop one
+_LONG_VOWEL_AT = re.compile(r"[\u3041-\u30ff\u3400-\u9fff][あいうえお]")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -152,9 +158,22 @@ def kana_fold(text: str) -> str:
     """A folded Japanese string (see :func:`fold`) in its spelling-insensitive form: small kana
     full-size, ー and doubled vowels dropped (しょうはい, ショーハイ -> しよはい), ヅ as ツ, and
     喰/食, 自摸/ツモ, 和了/アガリ, 錯和/チョンボ written one way."""
+    if len(text) > 64:  # a long field: only its Japanese runs change (the rest is copied)
+        return _CJK.sub(_kana_fold_run, text)
+    return _kana_fold(text)
+
+
+def _kana_fold_run(m: re.Match) -> str:
+    return _kana_fold(m.group(0))
+
+
+def _kana_fold(text: str) -> str:
     for a, b in _JA_VARIANTS:
-        text = text.replace(a, b)
+        if a in text:
+            text = text.replace(a, b)
     text = text.translate(_SMALL_KANA).replace("ー", "")
+    if not _LONG_VOWEL_AT.search(text):
+        return text
     out: list[str] = []
     for c in text:
         if out and c in "あいうえお" and c in _LONG.get(_VOWEL.get(out[-1], ""), ""):
@@ -171,6 +190,8 @@ def romaji_key(word: str) -> str:
     """The spelling-insensitive key of one folded latin word: long vowels collapsed, ``m`` before
     b/p/m as ``n``, hyphens and apostrophes dropped (``ryūkyoku``, ``ryuukyoku`` and ``ryukyoku``
     all give ``ryukyoku``; ``chombo`` gives ``chonbo``)."""
+    if not _ROMAJI_CHANGES.search(word):  # most English words: nothing below applies
+        return word
     word = word.replace("-", "").replace("'", "").replace("’", "")
     word = _M_BEFORE.sub("n", word)
     prev = None
@@ -258,14 +279,17 @@ def _typed_keys(typed: tuple[str, ...]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _key_counts(text: str) -> tuple[tuple[str, int], ...]:
-    """The spelling-insensitive keys of ``text``'s words (stopwords left out) with their counts;
+def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
+    """The spelling-insensitive keys of ``text``'s words (stopwords left out), each with the
+    weight factor of its count (``1 + 0.3 ln n``);
     memoised, as the fouls' names and aliases are indexed once for every table's rows."""
     counts: dict[str, int] = defaultdict(int)
-    for w in words(text):
-        if w not in STOPWORDS:
-            counts[romaji_key(w)] += 1
-    return tuple(counts.items())
+    # each distinct token once, with its count (a key's first occurrence keeps its place)
+    for token, n in Counter(_WORD.findall(fold(text))).items():
+        for w in (words(token) if ("-" in token or "'" in token or "’" in token) else (token,)):
+            if w not in STOPWORDS:
+                counts[romaji_key(w)] += n
+    return tuple((key, 1.0 + 0.3 * math.log(n)) for key, n in counts.items())
 
 
 @functools.lru_cache(maxsize=8192)
@@ -303,11 +327,18 @@ def _forms(*texts: str) -> tuple[str, ...]:
     """The folded strings a query must equal for an exact match, and their spelling-insensitive keys."""
     out: list[str] = []
     for t in texts:
-        f = fold(t)
-        out += [f, " ".join(romaji_key(w) for w in f.split())]
-        if not f.isascii():
-            out.append(kana_fold(f))
+        out += _forms_of(t)
     return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=8192)
+def _forms_of(text: str) -> tuple[str, ...]:
+    """:func:`_forms` of one text (a foul's names come again in every table's rows)."""
+    f = fold(text)
+    out = [f, " ".join(romaji_key(w) for w in f.split())]
+    if not f.isascii():
+        out.append(kana_fold(f))
+    return tuple(out)
 
 
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
@@ -345,10 +376,47 @@ class _Doc:
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
+    share_index: dict[str, tuple[list[tuple[int, int]], float]] | None = None  # see title_share
+
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
         self.pairs = frozenset(p for t in self.title_stems for p in zip(t, t[1:], strict=False))
+
+    def has_phrase(self, qstems: tuple[str, ...]) -> bool:
+        """Whether one title holds ``qstems`` in a row (all of them among its stems, see
+        ``stem_set``): one or two stems are looked up, longer runs checked title by title."""
+        n = len(qstems)
+        if n == 1:
+            return qstems[0] in self.stem_set
+        if n == 2:
+            return qstems in self.pairs
+        pairs = self.pairs
+        if not all(p in pairs for p in zip(qstems, qstems[1:], strict=False)):
+            return False
+        return any(_contains(t, qstems) for t in self.title_stems)
+
+    def title_share(self, qset: set[str]) -> float:
+        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
+        Each stem's titles (title, count) and share alone are indexed on first use."""
+        index = self.share_index
+        titles = self.title_stems
+        if index is None:
+            found: dict[str, list[tuple[int, int]]] = {}
+            for i, t in enumerate(titles):
+                for w in dict.fromkeys(t):
+                    found.setdefault(w, []).append((i, t.count(w)))
+            # with the share when the query has this one stem of the document's titles
+            index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
+                                        for w, hits in found.items()}
+        present = [w for w in qset if w in index]
+        if len(present) == 1:
+            return index[present[0]][1]
+        counts: dict[int, int] = {}
+        for w in present:
+            for i, n in index[w][0]:
+                counts[i] = counts.get(i, 0) + n
+        return max(n / len(titles[i]) for i, n in counts.items())
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -366,6 +434,44 @@ _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|shoul
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
 
 
+@contextlib.contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector while the content is read and indexed: tens of
+    thousands of small acyclic objects (dicts, tuples, strings) would otherwise set off ~50
+    collections that find nothing to free (~8 ms of a start). Restored after; a collector that
+    was already off stays off."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+UNIT_MEMO = 4096  # query words (and Japanese segments) whose matches an index keeps
+
+
+def _memoised(match):
+    """``match`` (a query word's or segment's ``{doc: score}``, which callers only read) kept
+    for the last :data:`UNIT_MEMO` distinct arguments."""
+    memo: dict[tuple, dict[int, float]] = {}
+
+    def memoised(*args):
+        found = memo.get(args)
+        if found is None:
+            if len(memo) >= UNIT_MEMO:
+                try:
+                    del memo[next(iter(memo))]  # the oldest
+                except (KeyError, RuntimeError, StopIteration):  # another search's thread evicted it
+                    pass
+            found = memo[args] = match(*args)
+        return found
+
+    memoised.__doc__ = match.__doc__
+    return memoised
+
+
 class SearchIndex:
     """An inverted index over a :class:`~handbook.core.model.Library`, built once at load time."""
 
@@ -374,22 +480,33 @@ class SearchIndex:
         self._postings: dict[str, dict[int, float]] = defaultdict(dict)
         self._sections: dict[str, list[int]] = defaultdict(list)   # section ref -> rule docs
         self._row_refs: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-        self._ja_fields: list[tuple[str, int, float]] = []  # kana-folded Japanese text, doc, weight
-        self._ja_name_index: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
-        self._field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
+        # the Japanese fields, their names and character pairs (_ja_fields, _ja_name_index,
+        # _field_grams, _ja_grams) are built by the first query with Japanese in it: see _build_ja
+        self._ja_pending: list[tuple[int, str, float, bool]] = []
+        self._ja_lock = threading.Lock()
         self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
-        self._ja_grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
+        self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
-        self._build(library)
+        with paused_gc():
+            self._build(library)
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
+        self._fuzzy_by_length: dict[tuple[int, int], list[str]] = {}  # see _fuzzy_choices
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
+        self._kind_rank = [_KIND_ORDER[doc.hit.kind] for doc in self.docs]  # ties: terms, rules, rows
+        # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
+        self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
+                        for d, doc in enumerate(self.docs)]
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         self._ja_char_fields: dict[str, list[int]] | None = None
+        # a query's words come again and again (typed letter by letter, a query refined): the docs
+        # each word or Japanese segment matches are kept, typo matching included
+        self._latin_unit = _memoised(self._latin_unit)
+        self._japanese_unit = _memoised(self._japanese_unit)
 
     # --- building --------------------------------------------------------------------------
 
@@ -397,10 +514,11 @@ class SearchIndex:
         if not text:
             return
         post = self._postings
-        for key, n in _key_counts(text):
-            score = weight * (1.0 + 0.3 * math.log(n))
-            cur = post[key].get(doc_id, 0.0)
-            post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
+        for key, factor in _key_counts(text):
+            score = weight * factor
+            docs = post[key]
+            cur = docs.get(doc_id)
+            docs[doc_id] = score if cur is None else max(cur, score) + min(cur, score) * 0.2
 
     def _foul_template(self, foul) -> dict[str, float]:
         """A foul's names indexed into a scratch document: ``{key: score}`` to copy into each row."""
@@ -416,11 +534,40 @@ class SearchIndex:
         finally:
             self._postings = postings
 
+    def _row_template(self, r, foul) -> dict[str, float]:
+        """A penalty row's words and its foul's names indexed into a scratch document:
+        ``{key: score}`` to copy into every row with the same text."""
+        sig = (r.foul, r.id, r.penalty, r.category, r.note, getattr(r, "condition", None))
+        template = self._row_templates.get(sig)
+        if template is not None:
+            return template
+        names = None
+        if foul:
+            # the foul's names are the same for every table's rows: indexed once, copied
+            names = self._foul_templates.get(foul.id)
+            if names is None:
+                names = self._foul_templates[foul.id] = self._foul_template(foul)
+        postings, self._postings = self._postings, defaultdict(dict)
+        try:
+            self._add(0, r.foul, W_TITLE)
+            self._add(0, r.id.replace("-", " "), W_ALIAS * 0.5)
+            self._add(0, r.penalty, W_PENALTY)
+            self._add(0, r.category, W_CATEGORY)
+            self._add(0, r.note, W_TEXT)
+            self._add(0, getattr(r, "condition", None), W_TEXT)
+            if names is not None:
+                self._copy_postings(0, names)
+            template = self._row_templates[sig] = {key: docs[0] for key, docs in self._postings.items()}
+        finally:
+            self._postings = postings
+        return template
+
     def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
         post = self._postings
         for key, score in template.items():
-            cur = post[key].get(doc_id, 0.0)
-            post[key][doc_id] = max(cur, score) + min(cur, score) * 0.2
+            docs = post[key]
+            cur = docs.get(doc_id)
+            docs[doc_id] = score if cur is None else max(cur, score) + min(cur, score) * 0.2
 
     def _add_typed_romaji(self, doc_id: int, spellings: tuple[str, ...]) -> None:
         """The romaji spellings people type for a name, as words and written as one word."""
@@ -441,25 +588,47 @@ class SearchIndex:
         if len(parts) > 1:
             self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
 
-    def _field_grams_add(self, field: int, grams: tuple[str, ...]) -> None:
-        for g in grams:
-            self._field_grams[g].append(field)
-
     def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
         """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
         looked for inside longer queries."""
         if not text or text.isascii():
             return
-        folded, grams_of_text, parts = _ja_parts(text)
-        self._field_grams_add(len(self._ja_fields), grams_of_text)
-        self._ja_fields.append((folded, doc_id, weight))
-        grams = self._ja_grams
-        for g in grams_of_text:
-            if weight > grams[g].get(doc_id, 0.0):
-                grams[g][doc_id] = weight
-        if name:
-            for part in parts:
-                self._ja_name_index[part].append((doc_id, weight))
+        self._ja_pending.append((doc_id, text, weight, name))
+
+    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams"})
+
+    def __getattr__(self, name: str):
+        # only called for an attribute not set yet: the Japanese tables before the first
+        # Japanese query (an English-only session never builds them)
+        if name in SearchIndex._JA_TABLES:
+            self._build_ja()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_ja(self) -> None:
+        """The Japanese tables from the fields :meth:`_add_ja` recorded (~15 ms, once)."""
+        with self._ja_lock:
+            if "_ja_grams" in self.__dict__:  # built meanwhile by another thread
+                return
+            fields: list[tuple[str, int, float]] = []  # kana-folded Japanese text, doc, weight
+            names: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
+            field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
+            grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
+            for doc_id, text, weight, name in self._ja_pending:
+                folded, grams_of_text, parts = _ja_parts(text)
+                field = len(fields)
+                fields.append((folded, doc_id, weight))
+                for g in grams_of_text:
+                    field_grams[g].append(field)
+                    docs = grams[g]
+                    if weight > docs.get(doc_id, 0.0):
+                        docs[doc_id] = weight
+                if name:
+                    for part in parts:
+                        names[part].append((doc_id, weight))
+            self._ja_fields, self._ja_name_index, self._field_grams = fields, names, field_grams
+            self._ja_grams = grams  # last: its presence says the tables are whole
+            self._ja_pending = []
 
     def _new(self, doc: _Doc) -> int:
         self.docs.append(doc)
@@ -529,18 +698,9 @@ class SearchIndex:
             titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
             exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
             listed=listed, foul=r.id, cites=cited))
-        self._add(d, r.foul, W_TITLE)
-        self._add(d, r.id.replace("-", " "), W_ALIAS * 0.5)
-        self._add(d, r.penalty, W_PENALTY)
-        self._add(d, r.category, W_CATEGORY)
-        self._add(d, r.note, W_TEXT)
-        self._add(d, getattr(r, "condition", None), W_TEXT)
+        # a row the same in several tables (WRC and its lower column, Rakkii Nomi): indexed once, copied
+        self._copy_postings(d, self._row_template(r, foul))
         if foul:
-            # the foul's names are the same for every table's rows: indexed once, copied
-            template = self._foul_templates.get(foul.id)
-            if template is None:
-                template = self._foul_templates[foul.id] = self._foul_template(foul)
-            self._copy_postings(d, template)
             for x in (*foul.japanese, *foul.reading):
                 self._add_ja(d, x, W_TERM, name=True)
         for x in dict.fromkeys(cited_ja):
@@ -602,7 +762,8 @@ class SearchIndex:
                 i += 1
         if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
             limit = 2 if len(word) >= 9 else 1
-            for k, dist, _ in process.extract(key, self._fuzzy_keys, scorer=DamerauLevenshtein.distance,
+            for k, dist, _ in process.extract(key, self._fuzzy_choices(len(key), limit),
+                                              scorer=DamerauLevenshtein.distance,
                                               score_cutoff=limit, limit=None):
                 if abs(len(k) - len(key)) <= limit:
                     quality = 0.55 if dist == 1 else 0.45
@@ -612,12 +773,26 @@ class SearchIndex:
                         found.setdefault(other, quality * 0.95)
         return found
 
+    def _fuzzy_choices(self, length: int, limit: int) -> list[str]:
+        """The typo-matching vocabulary narrowed to the keys ``limit`` letters or fewer longer or
+        shorter than ``length`` (no other key is within ``limit`` edits), in the same order."""
+        choices = self._fuzzy_by_length.get((length, limit))
+        if choices is None:
+            choices = self._fuzzy_by_length[(length, limit)] = [
+                k for k in self._fuzzy_keys if abs(len(k) - length) <= limit]
+        return choices
+
     def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
         per: dict[int, float] = {}
         for key, quality in self._candidates(word, is_last).items():
-            for doc, weight in self._postings[key].items():
+            postings = self._postings[key]
+            if not per:  # the first key: every posting (all scores are positive)
+                per = {doc: weight * quality for doc, weight in postings.items()}
+                continue
+            get = per.get
+            for doc, weight in postings.items():
                 s = weight * quality
-                if s > per.get(doc, 0.0):
+                if s > get(doc, 0.0):
                     per[doc] = s
         return per
 
@@ -753,7 +928,8 @@ class SearchIndex:
                 if self.docs[d].hit.kind == "rule":
                     scores[d] *= QUESTION_RULE_BOOST
         best = self._name_bonuses(scores, q, latin, ruleset, editions)
-        out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        kind_rank = self._kind_rank
+        out = sorted(best.values(), key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
         return out
@@ -834,24 +1010,21 @@ class SearchIndex:
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
         pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        docs, groups = self.docs, self._groups
         for s, d in in_scope:
-            doc = self.docs[d]
-            if pool is not None and d not in pool:
-                pass
-            elif not qforms.isdisjoint(doc.exact_set):
-                # a glossary term named exactly comes first: it explains the word and links on
-                s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
-            elif qstems and doc.stem_set.issuperset(qstems) and any(_contains(t, qstems) for t in doc.title_stems):
-                s += PHRASE_BONUS
-            if pool is not None and d not in pool:
-                pass
-            elif qpairs and not qpairs.isdisjoint(doc.pairs):
-                # words that stand together in a name ("closed kan", "riichi stick")
-                s += PAIR_BONUS * len(qpairs & doc.pairs)
-            if (pool is None or d in pool) and qset and not qset.isdisjoint(doc.stem_set):
-                s += TITLE_SHARE_BONUS * max(sum(1 for w in t if w in qset) / len(t)
-                                             for t in doc.title_stems if t)
-            key = (doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
+            if pool is None or d in pool:
+                doc = docs[d]
+                if not qforms.isdisjoint(doc.exact_set):
+                    # a glossary term named exactly comes first: it explains the word and links on
+                    s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
+                elif qstems and doc.stem_set.issuperset(qstems) and doc.has_phrase(qstems):
+                    s += PHRASE_BONUS
+                if qpairs and not qpairs.isdisjoint(doc.pairs):
+                    # words that stand together in a name ("closed kan", "riichi stick")
+                    s += PAIR_BONUS * len(qpairs & doc.pairs)
+                if qset and not qset.isdisjoint(doc.stem_set):
+                    s += TITLE_SHARE_BONUS * doc.title_share(qset)
+            key = groups[d]
             if key not in best or s > best[key][0]:
                 best[key] = (s, d)
         return best
@@ -868,7 +1041,8 @@ class SearchIndex:
                     s *= 0.5
                 seen_fouls.add(foul)
             damped.append((s, d))
-        return sorted(damped, key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
+        kind_rank = self._kind_rank
+        return sorted(damped, key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
 
     def editions(self, query: str, ruleset: str | None = None) -> list[str]:
         """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",

@@ -2,7 +2,8 @@
 
 * loading + validating + indexing the shipped content (goal: ≤ 150 ms), warm (pytest-benchmark's
   rounds, in this process) and cold (the first ``load_library()`` in a fresh interpreter, after the
-  imports, which is what an app start pays);
+  imports, which is what an app start pays), both without any cache and with the compiled schema
+  validators in the cache dir (what every start after the first has);
 * search over a realistic list of ~40 queries (English, Japanese, romaji variants, typos, prefixes,
   section numbers, a ruleset filter): every query timed on its own over many rounds; the figures
   are per query, p95 over all the timings (goal: p95 ≤ 1 ms).
@@ -69,38 +70,49 @@ def _pct(values: list[float], q: float) -> float:
     return s[k]
 
 
-def _cold_load_ms(root_dir) -> list[float]:
+def _cold_load_ms(root_dir, cache_dir: str = "", runs: int = 5) -> list[float]:
+    """The first ``load_library()`` in ``runs`` fresh interpreters; ``cache_dir`` is the
+    HANDBOOK_CACHE_DIR they see ("": no cache, every schema validator compiled)."""
     code = ("import time, handbook\n"
             "t = time.perf_counter(); handbook.load_library(); print((time.perf_counter() - t) * 1000)")
-    env = dict(os.environ, PYTHONPATH=str(root_dir) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(root_dir) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               HANDBOOK_CACHE_DIR=cache_dir)
     out = []
-    for _ in range(5):
+    for _ in range(runs):
         done = subprocess.run([sys.executable, "-c", code], cwd=root_dir, env=env, capture_output=True,
                               text=True, timeout=120, check=True)
         out.append(float(done.stdout.strip()))
     return out
 
 
-def test_load_validate_index(benchmark, root_dir, capsys):
+def test_load_validate_index(benchmark, root_dir, capsys, tmp_path):
     handbook.load_library()  # compile the schema validators once, as a running app has
     lib = benchmark.pedantic(handbook.load_library, rounds=30, iterations=1, warmup_rounds=2)
     assert len(lib.rulesets) == 5 and len(lib.glossary) >= 40
 
     stats = benchmark.stats.stats
     warm_median = stats.median * 1000
-    cold = _cold_load_ms(root_dir)
+    # cold without any cache (the validators compiled in the process), then with the user cache
+    # dir holding the compiled validators (primed by one start), as every later app start has
+    cold = _cold_load_ms(root_dir, "", runs=7)
     cold_median = statistics.median(cold)
+    _cold_load_ms(root_dir, str(tmp_path / "cache"), runs=1)
+    cached = _cold_load_ms(root_dir, str(tmp_path / "cache"), runs=7)
+    cached_median = statistics.median(cached)
     benchmark.extra_info.update({
         "goal_ms": LOAD_GOAL_MS, "warm_median_ms": round(warm_median, 2), "warm_max_ms": round(stats.max * 1000, 2),
         "cold_median_ms": round(cold_median, 2), "cold_ms": [round(c, 2) for c in cold],
+        "cold_cached_median_ms": round(cached_median, 2), "cold_cached_ms": [round(c, 2) for c in cached],
     })
     with capsys.disabled():
         print(f"\n[core bench] load+validate+index: warm median {warm_median:.1f} ms "
               f"(min {stats.min * 1000:.1f}, max {stats.max * 1000:.1f}, {stats.rounds} rounds); "
-              f"cold (first load in a fresh process) median {cold_median:.1f} ms "
-              f"[{', '.join(f'{c:.0f}' for c in cold)}]; goal ≤ {LOAD_GOAL_MS:.0f} ms")
+              f"cold (first load in a fresh process, no cache) median {cold_median:.1f} ms "
+              f"[{', '.join(f'{c:.0f}' for c in cold)}]; cold with the compiled validators cached "
+              f"median {cached_median:.1f} ms [{', '.join(f'{c:.0f}' for c in cached)}]; "
+              f"goal ≤ {LOAD_GOAL_MS:.0f} ms")
     if _strict():
-        assert max(warm_median, cold_median) <= LOAD_GOAL_MS
+        assert max(warm_median, cold_median, cached_median) <= LOAD_GOAL_MS
 
 
 def test_search_per_query(benchmark, library, capsys):

@@ -1,0 +1,122 @@
+"""How the search index is built and kept (handbook.core.search): the parts built on first use
+and the memos give the same results as building and matching afresh."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from handbook.core import search
+from handbook.core.search import SearchIndex
+
+QUERIES = [("見せ牌", None), ("手牌を倒して見せてしまった", "azrm"), ("ショーハイ", None), ("chombo", "azrm"),
+           ("revaeled", None), ("obstrcution", None), ("mumbled something and grabbed the tile", "wrc-2025"),
+           ("kuikae", "rakkii-nomi-2026"), ("携帯が鳴った", "ema-rcr"), ("12.3.1 (2)", None)]
+
+
+def _ranked(index: SearchIndex) -> list:
+    return [[(h.kind, h.ruleset, h.ref, h.score) for h in index.search(q, ruleset=r)] for q, r in QUERIES]
+
+
+@pytest.fixture(scope="module")
+def fresh_results(library):
+    """Every query on an index without memos (each word matched afresh)."""
+    saved = search._memoised
+    search._memoised = lambda match: match
+    try:
+        return _ranked(SearchIndex(library))
+    finally:
+        search._memoised = saved
+
+
+def test_japanese_tables_are_built_by_the_first_japanese_query(library):
+    index = SearchIndex(library)
+    assert "_ja_grams" not in vars(index) and index._ja_pending
+    index.search("chombo")
+    assert "_ja_grams" not in vars(index), "an English query built the Japanese tables"
+    assert any(h.ref == "2.4" for h in index.search("見せ牌"))
+    assert "_ja_grams" in vars(index) and not index._ja_pending
+
+
+def test_japanese_tables_built_once_when_two_searches_start_together(library, fresh_results):
+    index = SearchIndex(library)
+    builds = []
+
+    class Pending(list):
+        def __iter__(self):  # read once per build of the tables
+            builds.append(1)
+            return super().__iter__()
+
+    index._ja_pending = Pending(index._ja_pending)
+    results = [None, None]
+    start = threading.Barrier(2)
+
+    def run(i):
+        start.wait()
+        results[i] = _ranked(index)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == results[1] == fresh_results
+    assert len(index._ja_fields) > 100 and builds == [1]  # the second caller found them built
+
+
+def test_memoised_matches_give_the_same_results_again(library, fresh_results):
+    index = SearchIndex(library)
+    assert _ranked(index) == fresh_results
+    assert _ranked(index) == fresh_results  # now from the memos
+
+
+def test_the_memo_keeps_a_bounded_number_of_words(monkeypatch):
+    monkeypatch.setattr(search, "UNIT_MEMO", 3)
+    calls = []
+    memoised = search._memoised(lambda w: calls.append(w) or {len(w): 1.0})
+    for w in ["a", "bb", "a", "ccc", "dddd", "a"]:
+        assert memoised(w) == {len(w): 1.0}
+    assert calls == ["a", "bb", "ccc", "dddd", "a"]  # "a" was the oldest when "dddd" came
+
+
+def test_typo_vocabulary_by_length_is_the_whole_vocabulary_narrowed(library):
+    index = SearchIndex(library)
+    for length in range(4, 14):
+        for limit in (1, 2):
+            expected = [k for k in index._fuzzy_keys if abs(len(k) - length) <= limit]
+            assert index._fuzzy_choices(length, limit) == expected
+
+
+def test_the_garbage_collector_is_back_after_loading_even_on_bad_content(tmp_path):
+    import gc
+
+    import handbook
+
+    assert gc.isenabled()
+    handbook.load_library(index=True)
+    assert gc.isenabled()
+    with pytest.raises(handbook.ContentError):
+        handbook.load_library(tmp_path / "missing")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        handbook.load_library()
+        assert not gc.isenabled(), "a collector the caller had turned off was turned on"
+    finally:
+        gc.enable()
+
+
+def test_a_phrase_is_found_in_a_title_as_by_scanning_every_title(library):
+    index = SearchIndex(library)
+    runs = {run for doc in index.docs for t in doc.title_stems
+            for n in (1, 2, 3) for run in zip(*(t[i:] for i in range(n)), strict=False)}
+    runs |= {("tile", "tile"), ("dead", "hand", "tile"), ("hand", "dead")}
+    checked = 0
+    for doc in index.docs:
+        for run in runs:
+            if doc.stem_set.issuperset(run):
+                scanned = any(search._contains(t, run) for t in doc.title_stems)
+                assert doc.has_phrase(run) == scanned, (doc.hit.ref, run)
+                checked += 1
+    assert checked > 1000
