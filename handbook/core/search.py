@@ -469,6 +469,7 @@ def _memoised(match):
         return found
 
     memoised.__doc__ = match.__doc__
+    memoised.cache_clear = memo.clear  # type: ignore[attr-defined]  (as functools' caches)
     return memoised
 
 
@@ -507,6 +508,12 @@ class SearchIndex:
         # each word or Japanese segment matches are kept, typo matching included
         self._latin_unit = _memoised(self._latin_unit)
         self._japanese_unit = _memoised(self._japanese_unit)
+
+    def clear_memo(self) -> None:
+        """Forget the matches kept for recent query words (the next search matches every word
+        from scratch, as the first search of a word does)."""
+        self._latin_unit.cache_clear()
+        self._japanese_unit.cache_clear()
 
     # --- building --------------------------------------------------------------------------
 
