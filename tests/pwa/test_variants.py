@@ -25,7 +25,7 @@ FIREFOX_JS = "Object.defineProperty(Navigator.prototype, 'vendor', { get: () => 
 #: Flutter's (and the page's) WasmGC probe is a 15-byte module; answer it as a Chrome < 119 would
 NO_WASM_GC_JS = """(() => {
   const validate = WebAssembly.validate;
-  WebAssembly.validate = (bytes) => (bytes.length === 15 && bytes[10] === 95) ? false : validate(bytes);
+  WebAssembly.validate = (bytes) => (bytes.length === 15 && bytes[11] === 95) ? false : validate(bytes);
 })();"""
 
 CASES = {
