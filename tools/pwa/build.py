@@ -38,8 +38,9 @@ The steps, in order (see :func:`build`):
 4. drop files the page never loads; cut Noto Sans JP and Material Icons to what the app draws and
    load the Japanese font with the engine (:func:`subset_fonts`, fontTools); write the web app
    manifest and icons, and the precaching service worker (``tools/pwa/sw.js``) whose cache name is
-   a hash of the precached files (CanvasKit and the fonts precached gzip-compressed,
-   :func:`gzip_precache`);
+   a hash of the precached files; each browser precaches the one client build Flutter's loader
+   runs there (:data:`RENDERER_VARIANTS`: dart2wasm + skwasm on Chromium, dart2js + CanvasKit
+   elsewhere), the renderers and the fonts gzip-compressed (:func:`gzip_precache`);
 5. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
 
 Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
@@ -440,9 +441,11 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     return write_service_worker(out)
 
 
-#: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit, the fonts
-#: and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to start.
-#: Not main.dart.js and Pyodide's WebAssembly: compressing those too (13 MB precache in all)
+#: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit and skwasm,
+#: the fonts and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to
+#: start (skwasm.wasm stored plain was no faster either: 5.2 s against 5.9 s and 5.2 s against
+#: 4.2 s offline, alternating, 4 and 6 rounds). Not main.dart.js/.wasm and Pyodide's WebAssembly:
+#: compressing those too (13 MB precache in all)
 #: made the offline reload 1.3 s slower here (median of 6, interleaved; the service worker
 #: decompresses on the same two cores that start Flutter and Python).
 GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/fonts/", "pyodide/pyodide-lock.json")
