@@ -18,7 +18,7 @@ browser tests). CanvasKit would avoid it too but doubles the time to the first f
 
 Used twice: by the served app (:func:`install_local_rive`, which patches flet-web's static files
 to answer ``main.dart.js`` and ``main.dart.wasm`` with rewritten copies) and by the PWA build
-(``tools/pwa/build.py``, workaround 6).
+(``tools/pwa/build.py``, workarounds 6 and 7), which also runs skwasm on Chromium.
 
 Delete when: Flet loads rive_native lazily (or from its own origin), and ships a Flutter with
 the fix of flutter/flutter#190039.
@@ -58,7 +58,7 @@ def without_rive_cdn(js: str) -> str:
 
 
 def without_rive_cdn_wasm(data: bytes) -> bytes:
-    """``main.dart.wasm`` (which Chromium runs with the skwasm renderer) with the same URL
+    """``main.dart.wasm`` (which Chromium runs with the skwasm renderer, served and in the PWA) with the same URL
     replaced by :data:`RIVE_LOCAL` padded to the same number of bytes, so the binary's layout is
     unchanged. ``ValueError`` unless the binary names the URL exactly once."""
     url = _the_one(re.compile(RIVE_CDN.pattern.encode("ascii")).findall(data), MAIN_WASM)

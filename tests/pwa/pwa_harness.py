@@ -53,7 +53,7 @@ StaticServer = _load_tool("serve").StaticServer
 
 __all__ = ["App", "BUILD", "pwa_build", "CHROMIUM", "PwaServer", "Requests", "ROOT", "SLOW", "Timings",
            "build_info", "ensure_build", "is_local", "launch", "launch_profile", "netlog_app_requests", "new_context",
-           "open_app", "precache_files", "reload_app", "wait_for_service_worker"]
+           "open_app", "precache_files", "reload_app", "VARIANTS", "wait_for_service_worker"]
 
 #: First load: 38 MB over loopback plus Pyodide; generous for a busy 2-core machine.
 FIRST_LOAD_TIMEOUT_S = 120 * SLOW
@@ -80,12 +80,17 @@ def build_info(out: Path = BUILD) -> dict:
     return json.loads((out / "build-info.json").read_text(encoding="utf-8"))
 
 
-def precache_files(out: Path = BUILD, variant: str = "chromium") -> list[str]:
-    """The files sw.js precaches for ``variant`` ("chromium" or "full"), read from sw.js itself."""
+#: the service worker's renderer variants (tools/pwa/build.py RENDERER_VARIANTS): Chromium here
+#: runs "skwasm"; "full" is what Safari and Firefox precache
+VARIANTS = ("skwasm", "skwasm_heavy", "chromium", "full")
+
+
+def precache_files(out: Path = BUILD, variant: str = "skwasm") -> list[str]:
+    """The files sw.js precaches for ``variant`` (one of :data:`VARIANTS`), read from sw.js itself."""
     text = (out / "sw.js").read_text(encoding="utf-8")
     core = json.loads(text.split("const CORE = ", 1)[1].split(";\n", 1)[0])
-    canvaskit = json.loads(text.split("const CANVASKIT = ", 1)[1].split(";\n", 1)[0])
-    return core + canvaskit[variant]
+    variants = json.loads(text.split("const VARIANTS = ", 1)[1].split(";\n", 1)[0])
+    return core + variants[variant]
 
 
 # ----------------------------------------------------------------------------------------- server
@@ -178,12 +183,13 @@ def is_local(url: str) -> bool:
 
 #: Requests (all on 127.0.0.1) allowed to fail -- online with 404, offline with a network error:
 #: Flet's web client asks for the Rive animation runtime at start-up (the "known harmless
-#: rive_native.js failure"); the build points it at a folder it does not ship.
+#: rive_native.js failure"); the build points it at a folder it does not ship (in main.dart.wasm,
+#: the skwasm build, the folder's name is padded with underscores to the URL's length).
 #: Flutter's Noto fallback fonts (``assets/fonts/noto*/...woff2``) are no longer asked for: the
 #: build loads Noto Sans JP with the engine, also as Flutter's default family (subset_fonts), so
 #: such a request -- some glyph the font lacks -- fails the tests.
 KNOWN_FAILURES = (
-    re.compile(r"/rive-native-not-bundled/wasm/rive_native\.js"),
+    re.compile(r"/rive-native-not-bundled_*/wasm/rive_native\.js"),
 )
 
 

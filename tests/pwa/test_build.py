@@ -15,7 +15,7 @@ import tarfile
 
 import pytest
 from PIL import Image
-from pwa_harness import pwa_build, precache_files
+from pwa_harness import VARIANTS, pwa_build, precache_files
 
 MB = 1000 * 1000          # the issue's megabytes (the figures table also gives MiB)
 MIB = 1024 * 1024
@@ -54,10 +54,18 @@ def test_index_html_carries_the_fixes(pwa_dir):
     assert 'flet.pyodideUrl="./pyodide/pyodide.mjs"' in html
     assert 'flet.pyodideUrl="pyodide/pyodide.mjs"' not in html
     # workaround 5: our worker is registered, Flutter's loader no longer registers its own
-    assert "navigator.serviceWorker.register('sw.js?canvaskit='" in html
+    assert "navigator.serviceWorker.register('sw.js?variant=' + variant)" in html
     bootstrap = (pwa_dir / "flutter_bootstrap.js").read_text(encoding="utf-8")
     load_call = bootstrap[bootstrap.index("_flutter.loader.load({"):]
     assert "serviceWorkerSettings" not in load_call
+    # workaround 7: skwasm on the page's thread whatever headers the host sends
+    config = bootstrap[bootstrap.index("var flutterConfig = {"):]
+    assert config[:config.index("}")].count("forceSingleThreadedSkwasm: true") == 1
+    # Flutter's loader chooses the build (no renderer forced): skwasm where it can, else CanvasKit
+    assert 'flet.webRenderer="auto"' in html
+    builds = json.loads(re.search(r"_flutter\.buildConfig = (\{.*?\});\n", bootstrap).group(1))["builds"]
+    assert [(b["compileTarget"], b["renderer"]) for b in builds] == [
+        ("dart2wasm", "skwasm"), ("dart2js", "canvaskit")]
     assert not (pwa_dir / "flutter_service_worker.js").exists()
     assert '<link rel="manifest" href="manifest.json">' in html
     assert '<meta name="theme-color"' in html
@@ -68,10 +76,15 @@ def test_index_html_carries_the_fixes(pwa_dir):
 
 def test_no_cdn_left_in_the_client(pwa_dir):
     """Workaround 6: the Rive runtime is no longer fetched from jsDelivr; CanvasKit and the
-    fallback fonts are local (``--no-cdn``)."""
+    fallback fonts are local (``--no-cdn``). Both builds of the client: main.dart.js and
+    main.dart.wasm (skwasm)."""
     js = (pwa_dir / "main.dart.js").read_text(encoding="utf-8")
     assert not pwa_build.RIVE_CDN.search(js)
     assert "rive-native-not-bundled/" in js
+    wasm = (pwa_dir / "main.dart.wasm").read_bytes()
+    assert not re.search(pwa_build.RIVE_CDN.pattern.encode(), wasm)
+    assert re.search(rb"rive-native-not-bundled_*/", wasm)
+    assert b"cdn.jsdelivr.net" not in wasm and b"cdn.jsdelivr.net" not in js.encode()
     html = (pwa_dir / "index.html").read_text(encoding="utf-8")
     assert 'flet.canvasKitBaseUrl="/canvaskit/"' in html
     assert 'flet.fontFallbackBaseUrl="assets/fonts/"' in html
@@ -84,20 +97,29 @@ def test_service_worker_precache_and_cache_name(pwa_dir):
     assert name == json.loads((pwa_dir / "build-info.json").read_text(encoding="utf-8"))["cache"]
     # the name is the hash of what is precached: recompute it from the files on disk
     template = (pwa_build.HERE / "sw.js").read_text(encoding="utf-8")
-    every = sorted(set(precache_files(pwa_dir, "chromium") + precache_files(pwa_dir, "full")))
+    every = sorted({f for v in VARIANTS for f in precache_files(pwa_dir, v)})
     assert name == "rjh-precache-" + pwa_build.content_hash(pwa_dir, every, extra=template)[:16]
-    for variant in ("chromium", "full"):
+    for variant in VARIANTS:
         files = precache_files(pwa_dir, variant)
         missing = [f for f in files if not (pwa_dir / f).is_file()]
         assert not missing, f"precached but not built: {missing}"
-        for needed in ("index.html", "main.dart.js", "app.tar.gz", "python-worker.js",
+        for needed in ("index.html", "app.tar.gz", "python-worker.js", "flutter_bootstrap.js",
                        "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm",
                        "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
                        "assets/FontManifest.json", "fonts/NotoSansJP-Regular.ttf",
                        "manifest.json", "icons/pwa-192.png", "icons/pwa-512.png"):
             assert needed in files or needed + ".gz" in files, f"{needed} is not precached ({variant})"
-    assert "canvaskit/chromium/canvaskit.wasm.gz" in precache_files(pwa_dir, "chromium")
-    assert "canvaskit/canvaskit.wasm.gz" in precache_files(pwa_dir, "full")
+    # each browser precaches the one build its Flutter loader runs, and no other
+    runtime = {"skwasm": {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js.gz", "canvaskit/skwasm.wasm.gz"},
+               "skwasm_heavy": {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm_heavy.js.gz",
+                                "canvaskit/skwasm_heavy.wasm.gz"},
+               "chromium": {"main.dart.js", "canvaskit/chromium/canvaskit.js.gz",
+                            "canvaskit/chromium/canvaskit.wasm.gz"},
+               "full": {"main.dart.js", "canvaskit/canvaskit.js.gz", "canvaskit/canvaskit.wasm.gz"}}
+    for variant, expected in runtime.items():
+        files = precache_files(pwa_dir, variant)
+        shipped = {f for f in files if f.startswith(("main.dart.", "canvaskit/"))}
+        assert shipped == expected, (variant, shipped)
 
 
 def test_compressed_precache_copies_are_the_files(pwa_dir):
@@ -106,26 +128,27 @@ def test_compressed_precache_copies_are_the_files(pwa_dir):
     DecompressionStream."""
     import gzip
 
-    gz = sorted({f for v in ("chromium", "full") for f in precache_files(pwa_dir, v)
+    gz = sorted({f for v in VARIANTS for f in precache_files(pwa_dir, v)
                  if f.endswith(".gz") and f != "app.tar.gz"})
     assert "fonts/NotoSansJP-Regular.ttf.gz" in gz
-    assert "main.dart.js.gz" not in gz and "pyodide/pyodide.asm.wasm.gz" not in gz
+    assert "main.dart.js.gz" not in gz and "main.dart.wasm.gz" not in gz
+    assert "pyodide/pyodide.asm.wasm.gz" not in gz
     for rel in gz:
         assert gzip.decompress((pwa_dir / rel).read_bytes()) == (pwa_dir / rel[:-3]).read_bytes(), rel
     sw = (pwa_dir / "sw.js").read_text(encoding="utf-8")
     assert "new DecompressionStream('gzip')" in sw and "const GUNZIP" in sw
 
 
-@pytest.mark.parametrize("variant", ["chromium", "full"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_precache_size_goal(pwa_dir, variant):
     size = sum((pwa_dir / f).stat().st_size for f in precache_files(pwa_dir, variant))
-    print(f"\nprecache ({variant} CanvasKit): {size / MB:.1f} MB = {size / MIB:.1f} MiB ({size:,} bytes)")
+    print(f"\nprecache ({variant}): {size / MB:.1f} MB = {size / MIB:.1f} MiB ({size:,} bytes)")
     assert size <= GOAL_MB * MB, f"{size / MB:.1f} MB precached > {GOAL_MB} MB"
 
 
 def test_unused_runtime_files_dropped(pwa_dir):
-    for gone in ("main.dart.wasm", "canvaskit/skwasm.wasm", "canvaskit/canvaskit.js.symbols",
-                 "pyodide/python.exe", "pyodide/pyodide.js"):
+    for gone in ("canvaskit/wimp.wasm", "canvaskit/experimental_webparagraph", "canvaskit/canvaskit.js.symbols",
+                 "canvaskit/skwasm.js.symbols", "flutter.js", "pyodide/python.exe", "pyodide/pyodide.js"):
         assert not (pwa_dir / gone).exists(), gone
     assert not list((pwa_dir / "pyodide").glob("micropip-*.whl"))  # micropip never runs
     fonts = json.loads((pwa_dir / "assets" / "FontManifest.json").read_text(encoding="utf-8"))

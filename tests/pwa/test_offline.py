@@ -88,10 +88,15 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         sw = wait_for_service_worker(page)
         timings.update(first_load_flutter_frame_s=first.flutter_frame_s,
                        first_load_app_frame_s=first.app_frame_s)
-        assert sw["script"].startswith(server.url("/sw.js?canvaskit="))
-        assert sw["caches"].get(info["cache"], 0) >= len(precache_files(pwa_dir, "chromium")), (
+        assert sw["script"] == server.url("/sw.js?variant=skwasm"), (
+            f"Chromium should precache the skwasm build: {sw['script']}")
+        assert sw["caches"].get(info["cache"], 0) >= len(precache_files(pwa_dir, "skwasm")), (
             f"the precache {info['cache']} is incomplete: {sw['caches']}")
-        assert "chromium" in sw["script"], "Chromium should precache the chromium CanvasKit"
+        # ... and Flutter's loader ran the build the page told the worker about
+        loaded = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        assert any(u.endswith("/main.dart.wasm") for u in loaded), "Flutter did not run main.dart.wasm"
+        assert any(u.endswith("/canvaskit/skwasm.wasm") for u in loaded)
+        assert not [u for u in loaded if u.endswith(("/main.dart.js", "/canvaskit.wasm"))]
 
         cdp = context.new_cdp_session(page)
         manifest = cdp.send("Page.getAppManifest")

@@ -25,9 +25,10 @@ The steps, in order (see :func:`build`):
        + :func:`workaround_no_install_lists`
    5   :func:`workaround_service_worker`        Flet's service worker caches nothing
    6   :func:`workaround_rive_cdn_script`       a script from jsDelivr at every start
+   7   :func:`workaround_skwasm_threads`        multi-threaded skwasm freezing tabs
    ==  ======================================  ============================================
 
-   (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 was found here.)
+   (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 and 7 were found here.)
 3. speed: bytecode precompiled with the same Pyodide under Node.js (:func:`precompile_bytecode`,
    optional: without Node.js the build ships sources and starts slower), which also cuts
    ``python_stdlib.zip`` to the modules something can import and checks that the content
@@ -37,8 +38,9 @@ The steps, in order (see :func:`build`):
 4. drop files the page never loads; cut Noto Sans JP and Material Icons to what the app draws and
    load the Japanese font with the engine (:func:`subset_fonts`, fontTools); write the web app
    manifest and icons, and the precaching service worker (``tools/pwa/sw.js``) whose cache name is
-   a hash of the precached files (CanvasKit and the fonts precached gzip-compressed,
-   :func:`gzip_precache`);
+   a hash of the precached files; each browser precaches the one client build Flutter's loader
+   runs there (:data:`RENDERER_VARIANTS`: dart2wasm + skwasm on Chromium, dart2js + CanvasKit
+   elsewhere), the renderers and the fonts gzip-compressed (:func:`gzip_precache`);
 5. write ``build/pwa/build-info.json`` (input hash for the staleness check, precache size).
 
 Serve ``build/pwa/`` with any static web server that sends ``.mjs`` as JavaScript and ``.wasm``
@@ -69,7 +71,9 @@ from handbook.ui.webclient import (  # noqa: F401 - RIVE_CDN for tests
     RIVE_CDN,
     UNUSED_FONT_FAMILIES,
     engine_font_manifest,
+    single_threaded_skwasm,
     without_rive_cdn,
+    without_rive_cdn_wasm,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -414,7 +418,7 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     register ``sw.js`` from index.html, and write ``sw.js`` from ``tools/pwa/sw.js`` (versioned
     precache named from a hash of the precached files, cache-first, navigations answered with
     the cached index.html, old caches deleted on activate).
-    Returns (core files, {canvaskit variant: files}, cache name).
+    Returns (core files, {renderer variant: files}, cache name).
 
     Delete when: Flet ships an offline service worker for published apps.
     """
@@ -437,9 +441,11 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
     return write_service_worker(out)
 
 
-#: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit, the fonts
-#: and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to start.
-#: Not main.dart.js and Pyodide's WebAssembly: compressing those too (13 MB precache in all)
+#: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit and skwasm,
+#: the fonts and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to
+#: start (skwasm.wasm stored plain was no faster either: 5.2 s against 5.9 s and 5.2 s against
+#: 4.2 s offline, alternating, 4 and 6 rounds). Not main.dart.js/.wasm and Pyodide's WebAssembly:
+#: compressing those too (13 MB precache in all)
 #: made the offline reload 1.3 s slower here (median of 6, interleaved; the service worker
 #: decompresses on the same two cores that start Flutter and Python).
 GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/fonts/", "pyodide/pyodide-lock.json")
@@ -473,12 +479,12 @@ def write_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]], st
     core, variants = precache_lists(out)
     core = gzip_precache(out, core)
     variants = {k: gzip_precache(out, v) for k, v in variants.items()}
-    every = core + [f for files in variants.values() for f in files]
+    every = sorted({*core, *(f for files in variants.values() for f in files)})
     cache_name = "rjh-precache-" + content_hash(out, every, extra=template)[:16]
     sw = (template
           .replace("__CACHE_NAME__", cache_name)
           .replace("__PRECACHE__", json.dumps(core, indent=2))
-          .replace("__CANVASKIT__", json.dumps(variants, indent=2))
+          .replace("__VARIANTS__", json.dumps(variants, indent=2))
           .replace("__GZIPPED__", json.dumps(sorted(
               f[:-3] for f in every if f.endswith(".gz") and (out / f[:-3]).is_file()))))
     (out / "sw.js").write_text(sw, encoding="utf-8")
@@ -495,26 +501,68 @@ def workaround_rive_cdn_script(out: Path) -> None:
     at a same-origin folder that is not shipped: the script fails to load exactly as it does
     offline, and no request leaves the app's origin.
 
+    The dart2wasm build (``main.dart.wasm``, which Chromium runs with skwasm) names the same URL;
+    :func:`handbook.ui.webclient.without_rive_cdn_wasm` replaces it there byte for byte.
+
     Delete when: Flet loads rive_native lazily (or from its own origin).
     """
     main_js = out / "main.dart.js"
+    main_wasm = out / "main.dart.wasm"
     try:
         js = without_rive_cdn(main_js.read_text(encoding="utf-8"))
+        wasm = without_rive_cdn_wasm(main_wasm.read_bytes()) if main_wasm.is_file() else None
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
     main_js.write_text(js, encoding="utf-8")
+    if wasm is not None:
+        main_wasm.write_bytes(wasm)
 
 
-# The page tells the worker which CanvasKit build Flutter will load (the same test as
-# flutter_bootstrap.js: Blink with ImageDecoder and the V8 break iterators gets the smaller
-# "chromium" build), so each browser precaches only the one it uses.
+def workaround_skwasm_threads(out: Path) -> None:
+    """WORKAROUND 7 (not in FLET-NOTES) -- skwasm on the page's thread.
+
+    Upstream behaviour: Flutter's loader runs skwasm multi-threaded whenever the page is
+    cross-origin isolated (a host sending COOP/COEP, as Flet's own server does), and the
+    multi-threaded skwasm of the Flutter in Flet 1.0.5 races on its glyph cache while text
+    changes: the heap is corrupted and the tab freezes (flutter/flutter#190039). The served app
+    already asks for single-threaded skwasm; :func:`handbook.ui.webclient.single_threaded_skwasm`
+    puts ``forceSingleThreadedSkwasm: true`` into the PWA's loader configuration too, so the
+    PWA is safe on any host.
+
+    Delete when: Flet ships a Flutter with the fix of flutter/flutter#190039.
+    """
+    bootstrap = out / "flutter_bootstrap.js"
+    try:
+        js = single_threaded_skwasm(bootstrap.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    bootstrap.write_text(js, encoding="utf-8")
+
+
+# The page tells the worker which build Flutter's loader (flutter_bootstrap.js, FlutterLoader.load)
+# will run, by the loader's own tests, so each browser precaches only what it uses (one of
+# RENDERER_VARIANTS): Blink with WasmGC and WebGL gets dart2wasm + skwasm ("skwasm_heavy" when it
+# lacks ImageDecoder or V8's break iterators); everything else gets dart2js + CanvasKit, the
+# smaller "chromium" CanvasKit on Blink with ImageDecoder and the break iterators, the "full" one
+# elsewhere (Safari, Firefox: the loader's default wasmAllowList keeps them off WebAssembly GC).
 SW_REGISTRATION = """<script>
     if ('serviceWorker' in navigator) {
       window.addEventListener('load', function () {
         var blink = navigator.vendor === 'Google Inc.' || navigator.userAgent.includes('Edg/');
-        var chromium = blink && typeof ImageDecoder !== 'undefined' &&
+        var native = blink && typeof ImageDecoder !== 'undefined' &&
           typeof Intl.v8BreakIterator !== 'undefined' && typeof Intl.Segmenter !== 'undefined';
-        navigator.serviceWorker.register('sw.js?canvaskit=' + (chromium ? 'chromium' : 'full'))
+        var wasmGC = false, webGL = false;
+        try {
+          wasmGC = WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 95, 1, 120, 0]));
+        } catch (e) { /* no WebAssembly */ }
+        if (blink && wasmGC) {
+          var canvas = document.createElement('canvas');
+          canvas.width = canvas.height = 1;
+          webGL = !!(canvas.getContext('webgl2') || canvas.getContext('webgl'));
+        }
+        var variant = blink && wasmGC && webGL ? (native ? 'skwasm' : 'skwasm_heavy')
+          : (native ? 'chromium' : 'full');
+        navigator.serviceWorker.register('sw.js?variant=' + variant)
           .catch(function (e) { console.warn('service worker not registered:', e); });
       });
     }
@@ -713,7 +761,9 @@ def run_flet_publish(stage: Path, out: Path, manifest: Path, cache_root: Path) -
         sys.executable, "-m", "flet.cli", "publish", str(stage / "main.py"),
         "--distpath", str(out),
         "--no-cdn",
-        "--web-renderer", "canvaskit",
+        # Flutter's loader picks the build: dart2wasm + skwasm where it can (Blink with WasmGC),
+        # dart2js + CanvasKit elsewhere (see RENDERER_VARIANTS)
+        "--web-renderer", "auto",
         "--route-url-strategy", "path",
         "--app-name", APP_NAME,
         "--app-short-name", APP_SHORT_NAME,
@@ -730,10 +780,8 @@ def run_flet_publish(stage: Path, out: Path, manifest: Path, cache_root: Path) -
 
 # Files flet publish copies that this app never loads.
 PRUNE = (
-    "main.dart.wasm", "main.dart.mjs",                  # the dart2wasm/skwasm build (we use canvaskit)
-    "canvaskit/skwasm.js", "canvaskit/skwasm.wasm", "canvaskit/skwasm_heavy.js",
-    "canvaskit/skwasm_heavy.wasm", "canvaskit/wimp.js", "canvaskit/wimp.wasm",
-    "canvaskit/experimental_webparagraph",
+    "canvaskit/wimp.js", "canvaskit/wimp.wasm",        # skwasm variants the loader is never
+    "canvaskit/experimental_webparagraph",              # configured to pick
     "flutter.js", "flutter.js.map",                     # inlined in flutter_bootstrap.js
     "pyodide/python", "pyodide/python.bat", "pyodide/python.exe", "pyodide/python_cli_entry.mjs",
     "pyodide/ffi.d.ts", "pyodide/pyodide.d.ts", "pyodide/package.json",
@@ -754,9 +802,19 @@ NOT_PRECACHED = (
     *FLET_ICONS,                                        # home-screen/tab icons: fetched online
     "icon.png",                                         # the app's icon for `flet build`
 )
-CANVASKIT_VARIANTS = {
-    "chromium": ["canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm"],
-    "full": ["canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm"],
+#: What Flutter's loader runs, per browser (the page picks the same in SW_REGISTRATION and the
+#: service worker precaches only that variant's files besides the core):
+RENDERER_VARIANTS = {
+    # Blink with WebAssembly GC and WebGL (Chrome, Edge, Samsung Internet, Android WebView >= 119):
+    # dart2wasm + skwasm, on one thread (workaround 7); first frame about twice as soon as CanvasKit
+    "skwasm": ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"],
+    # the same Blink without ImageDecoder or V8's break iterators (skwasm with its own ICU)
+    "skwasm_heavy": ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm_heavy.js",
+                     "canvaskit/skwasm_heavy.wasm"],
+    # Blink without WasmGC (Chrome < 119): dart2js + the CanvasKit that uses Chromium's ICU
+    "chromium": ["main.dart.js", "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm"],
+    # Safari and Firefox (Flutter's default wasmAllowList keeps them on dart2js) and the rest
+    "full": ["main.dart.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm"],
 }
 
 
@@ -1013,8 +1071,8 @@ def write_web_manifest(out: Path, root: Path) -> None:
 # 5. Precache list, cache name, staleness
 # =============================================================================================
 def precache_lists(out: Path) -> tuple[list[str], dict[str, list[str]]]:
-    """(files every browser needs, {canvaskit variant: its files}) as URLs relative to the root."""
-    variant_files = {f for files in CANVASKIT_VARIANTS.values() for f in files}
+    """(files every browser needs, {renderer variant: its files}) as URLs relative to the root."""
+    variant_files = {f for files in RENDERER_VARIANTS.values() for f in files}
     core = []
     for p in sorted(out.rglob("*")):
         if not p.is_file():
@@ -1025,7 +1083,7 @@ def precache_lists(out: Path) -> tuple[list[str], dict[str, list[str]]]:
         if rel in variant_files or any(rel == x or rel.startswith(x + "/") for x in NOT_PRECACHED):
             continue
         core.append(rel)
-    variants = {k: [f for f in v if (out / f).is_file()] for k, v in CANVASKIT_VARIANTS.items()}
+    variants = {k: [f for f in v if (out / f).is_file()] for k, v in RENDERER_VARIANTS.items()}
     return core, variants
 
 
@@ -1110,6 +1168,7 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     workaround_pyodide_module_url(out)
     workaround_no_install_lists(out)
     workaround_rive_cdn_script(out)
+    workaround_skwasm_threads(out)
     start_python_early(out)
     fast_app_unpack(out)
     instrument_startup_marks(out)
@@ -1140,8 +1199,8 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         # what the build saw under Pyodide (tools/pwa/precompile.py): the lemmatiser loads, ...
         "pyodide_checks": pyodide_report.get("checks", {}),
         "stdlib_dropped": pyodide_report.get("stdlib_dropped"),
-        "precache_files": len(core) + len(variants["chromium"]),
-        "precache_bytes": {"chromium": sizes["chromium"], "other_browsers": sizes["full"]},
+        "precache_files": {k: len(core) + len(v) for k, v in variants.items()},
+        "precache_bytes": sizes,
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,
         "build_bytes": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
         "build_seconds": round(time.monotonic() - t0, 1),
@@ -1149,8 +1208,8 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     (out / "build-info.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     mb = 1024 * 1024
     log(f"done in {info['build_seconds']} s: {out}")
-    log(f"precache: {sizes['chromium'] / mb:.1f} MB on Chromium, {sizes['full'] / mb:.1f} MB on "
-        f"Safari/Firefox ({info['precache_files']} files); app.tar.gz "
+    log(f"precache: {sizes['skwasm'] / mb:.1f} MB on Chromium (skwasm), {sizes['full'] / mb:.1f} MB on "
+        f"Safari/Firefox ({info['precache_files']['skwasm']} files); app.tar.gz "
         f"{info['app_tar_gz_bytes'] / mb:.2f} MB; build folder {info['build_bytes'] / mb:.1f} MB")
     return info
 

@@ -10,7 +10,7 @@
  * - fetch: cache first (files stored gzip-compressed are decompressed on the way, see
  *   GZIPPED); page navigations (/, /rules/azrm/2.4, ...) get the cached index.html,
  *   since every route is the same single-page app. Same-origin files outside the precache
- *   (the licence page, the other CanvasKit build) are cached the first time they are fetched.
+ *   (the licence page, another browser's renderer) are cached the first time they are fetched.
  */
 'use strict';
 
@@ -20,23 +20,24 @@ const CACHE = '__CACHE_NAME__';
 // Files every browser loads, relative to the worker's scope.
 const CORE = __PRECACHE__;
 
-// CanvasKit builds: the page registers sw.js?canvaskit=chromium on Blink browsers that Flutter
-// gives the smaller "chromium" build, sw.js?canvaskit=full elsewhere (Safari, Firefox).
-const CANVASKIT = __CANVASKIT__;
+// What Flutter's loader runs in each browser (build.py RENDERER_VARIANTS): the page registers
+// sw.js?variant=skwasm on Blink with WebAssembly GC (dart2wasm + skwasm), "chromium" on older
+// Blink (dart2js + its CanvasKit), "full" elsewhere (Safari, Firefox: dart2js + full CanvasKit).
+const VARIANTS = __VARIANTS__;
 
-const VARIANT = new URL(self.location.href).searchParams.get('canvaskit') === 'chromium'
-  ? 'chromium' : 'full';
+const ASKED = new URL(self.location.href).searchParams.get('variant');
+const VARIANT = Object.prototype.hasOwnProperty.call(VARIANTS, ASKED) ? ASKED : 'full';
 const url = (path) => new URL(path, self.registration.scope).href;
 const INDEX = url('index.html');
 
-// Some files (CanvasKit, the fonts: build.py GZIP_PRECACHED) are precached gzip-compressed, as
+// Some files (CanvasKit and skwasm, the fonts: build.py GZIP_PRECACHED) are precached gzip-compressed, as
 // "<file>.gz" (less to download and keep on the phone), and handed to the page decompressed.
 // A browser without DecompressionStream precaches the plain files instead.
 const COMPRESSED = new Set(__GZIPPED__);  // plain paths whose "<path>.gz" is in the lists above
 const GUNZIP = typeof DecompressionStream !== 'undefined';
 const plain = (path) => (path.endsWith('.gz') && COMPRESSED.has(path.slice(0, -3)))
   ? path.slice(0, -3) : null;
-const PRECACHE = CORE.concat(CANVASKIT[VARIANT] || [])
+const PRECACHE = CORE.concat(VARIANTS[VARIANT])
   .map((path) => (!GUNZIP && plain(path)) || path);
 const GZIPPED = new Set(GUNZIP ? [...COMPRESSED].map(url) : []);
 const TYPES = {
