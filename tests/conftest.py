@@ -84,6 +84,23 @@ def private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             os.environ[k] = v
 
 
+#: what ``handbook.ui.app.serve`` sets in the process environment for Flet and the page
+SERVE_ENVIRONMENT = ("FLET_FORCE_WEB_SERVER", "FLET_SESSION_TIMEOUT", "HANDBOOK_ENGINE_FONTS")
+
+
+@pytest.fixture(autouse=True)
+def _serve_environment_restored():
+    """A test that calls ``serve`` (with Flet's ``run`` stubbed) leaves the environment as it
+    found it: what serve sets would change later tests (``page_fonts`` reads it)."""
+    old = {k: os.environ.get(k) for k in SERVE_ENVIRONMENT}
+    yield
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
 def _ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
