@@ -360,6 +360,8 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
+W_LINKED = 3.0
+W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
@@ -441,6 +443,12 @@ class SearchIndex:
         if len(parts) > 1:
             self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
 
+    def _add_romaji_w(self, doc_id: int, kana: str, typed: tuple[str, ...], weight: float) -> None:
+        """The romaji of a kana name at ``weight`` (where no typed spelling gives it)."""
+        romaji = romaji_of(kana)
+        if romaji and romaji_key(romaji) not in _typed_keys(typed):
+            self._add(doc_id, romaji, weight)
+
     def _field_grams_add(self, field: int, grams: tuple[str, ...]) -> None:
         for g in grams:
             self._field_grams[g].append(field)
@@ -476,6 +484,59 @@ class SearchIndex:
             rows_of_foul[fid].extend(ds)
         for t in lib.glossary:
             self._index_term(t, fouls, rule_doc, rows_of_foul)
+        self._index_section_words(lib, rule_doc)
+
+    def _index_section_words(self, lib: "Library", rule_doc: dict[tuple, int]) -> None:
+        """The words people use for what a section answers: its ``search`` words (the handbook's,
+        ``content/README.md``), the names of the glossary terms those name, and the Japanese, kana
+        and romaji of every glossary term that cites the section (EMA's sections have no Japanese
+        subtitle: ポン reaches EMA §3.3.4 through the term pon); a term citing many sections of one
+        ruleset gives each of them less."""
+        terms = {t.id: t for t in lib.glossary}
+        for t in lib.glossary:
+            per_ruleset: dict[str, int] = defaultdict(int)
+            for rs, _ref in t.refs:
+                per_ruleset[rs] += 1
+            japanese = [x for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")) if x]
+            own = {kana_fold(fold(x)) for x in japanese}
+            for key in t.refs:
+                d = rule_doc.get(key)
+                if d is None:
+                    continue
+                w = W_LINKED / math.sqrt(per_ruleset[key[0]])
+                subtitle = lib.rulesets[key[0]].section(key[1]).title_ja
+                if subtitle and own & {kana_fold(fold(x)) for x in re.split(r"[・/]", subtitle)}:
+                    w = W_TITLE  # the term is the section's own subtitle (AZRM §2.4 見せ牌): its reading too
+                for x in japanese:
+                    self._add_ja(d, x, w, name=True)
+                    self._add_romaji_w(d, x, t.romaji, w)
+                for x in t.romaji:  # as one word: "kui-kae" adds kuikae, not kui and kae again
+                    self._add(d, x.replace("-", "").replace(" ", ""), w)
+        for rs in lib.rulesets.values():
+            for sec in rs.sections:
+                words_ = sec.search
+                d = rule_doc.get((rs.id, sec.ref))
+                if words_ is None or d is None:
+                    continue
+                for tid in words_.terms:
+                    t = terms.get(tid)
+                    if t is None:
+                        continue
+                    for x in (t.term, *t.aliases):
+                        self._add(d, x, W_SEARCH_ALIAS)
+                    for x in t.romaji:
+                        self._add(d, x, W_SEARCH_NAME)
+                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                        self._add_ja(d, x, W_SEARCH_NAME, name=True)
+                        self._add_romaji_w(d, x, t.romaji, W_SEARCH_NAME)
+                for x in words_.aliases:
+                    self._add(d, x, W_SEARCH_ALIAS)
+                for x in words_.romaji:
+                    self._add(d, x, W_SEARCH_NAME)
+                    self._add(d, x.replace(" ", ""), W_SEARCH_NAME)
+                for x in (*words_.japanese, *words_.reading):
+                    self._add_ja(d, x, W_SEARCH_NAME, name=True)
+                    self._add_romaji_w(d, x, words_.romaji, W_SEARCH_NAME)
 
     def _index_sections(self, rs) -> None:
         """A ruleset's sections, and its Editions page when it has one."""
