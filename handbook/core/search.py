@@ -391,6 +391,14 @@ class SearchIndex:
             self._stems[_stem(k)].append(k)
         self._idf_n = len(self.docs)
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
+        self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
+        for rs in library.rulesets.values():
+            for w in (*words(rs.id), *words(getattr(rs, "short", "") or "")):
+                self._ref_words[w] = self._ref_words[w] | {rs.id}
+        for w in ("section", "sec", "rule", "rules", "article", "art", "no"):
+            self._ref_words[w] = frozenset()
+        self._ref_words = dict(self._ref_words)
         self._ja_char_fields: dict[str, list[int]] | None = None
 
     # --- building --------------------------------------------------------------------------
@@ -749,7 +757,7 @@ class SearchIndex:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
-    def _units(self, q: str, raw: str = "") -> tuple[list[dict[int, float]], str]:
+    def _units(self, q: str, raw: str = "", *, join: bool = True) -> tuple[list[dict[int, float]], str, bool]:
         """The query's units (one per Japanese segment, per content word of a Japanese sentence
         and per latin word), each a ``{doc: score}``, and the latin part of the query."""
         units: list[dict[int, float]] = []
@@ -772,11 +780,13 @@ class SearchIndex:
             parts = {p for w in raw if "-" in w for p in w.split("-")}
             qwords = [w for w in qwords if w not in parts and w not in joined] + joined
         qwords = list(dict.fromkeys(qwords))
-        if 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
+        joined = False
+        if join and 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
             qwords = ["".join(qwords)]
+            joined = True
         for n, w in enumerate(qwords):
             units.append(self._latin_unit(w, n == len(qwords) - 1))
-        return units, latin
+        return units, latin, joined
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
         if doc.editions is not editions:
@@ -804,8 +814,13 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scores, units, latin = self._ref_scores(q, query)
+        scores, units, latin, joined = self._ref_scores(q, query)
         strength = self._unit_scores(scores, units, ruleset, editions)
+        if not strength and joined:
+            # words read as one romaji name ("agari houki ron") that this ruleset does not have:
+            # the words one by one
+            scores, units, latin, _ = self._ref_scores(q, query, join=False)
+            strength = self._unit_scores(scores, units, ruleset, editions)
         self._lift(scores, strength)
         if _QUESTION.search(q):
             # a question about the rules ("can I ron if I'm furiten", "アガリ放棄とは") wants the
@@ -819,22 +834,36 @@ class SearchIndex:
             out = self._damp_repeated_fouls(out)
         return out
 
-    def _ref_scores(self, q: str, raw: str = "") -> tuple[dict[int, float], list[dict[int, float]], str]:
+    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True
+                    ) -> tuple[dict[int, float], list[dict[int, float]], str, bool]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
-        the query's units and Latin part when it is not only a reference."""
+        the query's units and Latin part when it is not only a reference, and whether its words
+        were read as one romaji name."""
         scores: dict[int, float] = defaultdict(float)
         ref = _REF.match(q)
+        if ref is None and q[:1].isalpha():
+            # "EMA 3.3.2", "AZRM section 2.4", "WRC 2025 12.3.1 (2)": the reference after the name
+            tokens = q.split()
+            named: set[str] = set()
+            while len(tokens) > 1 and tokens[0].strip(":,").replace("-", "") in self._ref_words:
+                named.update(self._ref_words[tokens.pop(0).strip(":,").replace("-", "")])
+            bare = _REF.match(" ".join(tokens))
+            if bare and ("." in bare.group(1) or bare.group(2) or tokens[0].startswith("§")):
+                ref, q = bare, " ".join(tokens)
+                for d in (*self._sections.get(ref.group(1), ()), *self._row_refs.get((ref.group(1), ref.group(2)), ())):
+                    if self.docs[d].ruleset in named:  # "EMA 3.3.2": EMA's first
+                        scores[d] += 20.0
         if ref and ("." in ref.group(1) or ref.group(2) or q.startswith("§")):
             for d in self._sections.get(ref.group(1), ()) if not ref.group(2) else ():
                 scores[d] += 100.0
             for d in self._row_refs.get((ref.group(1), ref.group(2)), ()):
                 scores[d] += 90.0
-            return scores, [], ""
+            return scores, [], "", False
         if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
             for d in self._sections.get(ref.group(1), ()):
                 scores[d] += 50.0
-        units, latin = self._units(q, raw)
-        return scores, units, latin
+        units, latin, joined = self._units(q, raw, join=join)
+        return scores, units, latin, joined
 
     def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:

@@ -193,3 +193,32 @@ def test_the_japanese_subtitle_of_a_cited_section_reaches_every_table(library):
         assert row.id in penalty_refs(hits), (section.ref, section.title_ja, keys(hits, 5))
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("query, ruleset, ref", [
+    ("EMA 3.3.2", None, "3.3.2"), ("ema-rcr §3.4.7", None, "3.4.7"), ("AZRM section 2.4", None, "2.4")])
+def test_a_reference_after_the_rulesets_name_goes_to_that_rulesets_section(library, query, ruleset, ref):
+    named = "ema-rcr" if "ema" in query.lower() else "azrm"
+    assert keys(library.search(query, ruleset=ruleset), 1) == [("rule", named, ref)]
+
+
+def test_words_read_as_one_romaji_name_fall_back_to_the_words_where_the_ruleset_lacks_the_name(library):
+    """"agari houki ron" is one foul's name in some tables; EMA has no such row, but its dead hand
+    section answers the words."""
+    assert ("rule", "ema-rcr", "3.4.7") in keys(library.search("agari houki ron", ruleset="ema-rcr"), 4)
+
+
+@pytest.mark.parametrize("query, ruleset, ref", [
+    # a section's search words (the handbook's) reach it; EMA's sections have no Japanese of their own
+    ("鳴きの優先順位", "ema-rcr", "3.3.1"), ("choukou", "ema-rcr", "3.3.1"), ("暗槓", "ema-rcr", "3.3.7"),
+    ("和了放棄", "ema-rcr", "3.4.7"), ("uma", "ema-rcr", "3.6.1"), ("出場停止", "azrm", "1.4")])
+def test_a_sections_search_words_reach_it(library, query, ruleset, ref):
+    assert ("rule", ruleset, ref) in keys([h for h in library.search(query, ruleset=ruleset) if h.kind != "term"], 3)
+
+
+def test_search_words_are_never_shown(library):
+    """The handbook's search words stay out of what a hit shows (title and subtitle are the source's)."""
+    hit = next(h for h in library.search("鳴きの優先順位", ruleset="ema-rcr") if h.kind == "rule")
+    section = library.rulesets["ema-rcr"].section(hit.ref)
+    assert (hit.title, hit.subtitle) == (section.title, section.title_ja)
+    assert "優先" not in section.text
