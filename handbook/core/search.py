@@ -65,7 +65,8 @@ if into then than but was were been being am has have had having did done doing 
 just also very really so same such there here he she him her his hers they them their theirs we us
 our you your yours i me my mine one ones some any all another other who whom which while still even
 again already can could would should will shall may might must let lets about because s t
-""".split())
+ni wo ga ka wa mo ne yo de tte
+""".split())  # the last line: Japanese particles typed in romaji ("agari houki tte nani", "ato ni")
 
 # Words judges use for the same thing at the table; a query word also matches its group's other
 # words, a little below its own spelling. Only what holds in every ruleset's language goes here.
@@ -361,11 +362,13 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 W_LINKED = 3.0
+W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (divided by sqrt of its fouls)
 W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
-                       r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
+                       r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
+                       r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b")
 
 
 class SearchIndex:
@@ -422,7 +425,23 @@ class SearchIndex:
                 self._add(0, x, W_FOUL_ALIAS)
             for x in (*foul.japanese, *foul.reading):
                 self._add_romaji(0, x, foul.romaji)
-            return {key: docs[0] for key, docs in self._postings.items()}
+            own = {key: docs[0] for key, docs in self._postings.items()}
+            # the glossary terms naming the foul ("riichi tegiri" -> discarding from the hand in
+            # riichi): their romaji names the foul's own do not have, each as one word, less for a
+            # term naming many fouls
+            self._postings = defaultdict(dict)
+            for tid in foul.terms:
+                t = self._glossary.get(tid)
+                if t is not None:
+                    w = W_FOUL_TERM / math.sqrt(self._fouls_of_term[tid])
+                    for x in t.romaji:
+                        self._add(0, x.replace("-", "").replace(" ", ""), w)
+                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                        if x:
+                            self._add_romaji_w(0, x, t.romaji, w)
+            for key, docs in self._postings.items():
+                own.setdefault(key, docs[0])
+            return own
         finally:
             self._postings = postings
 
@@ -483,6 +502,11 @@ class SearchIndex:
 
     def _build(self, lib: "Library") -> None:
         fouls = getattr(lib, "fouls", {}) or {}
+        self._glossary = {t.id: t for t in lib.glossary}
+        self._fouls_of_term: dict[str, int] = defaultdict(int)
+        for f in fouls.values():
+            for tid in f.terms:
+                self._fouls_of_term[tid] += 1
         for rs in lib.rulesets.values():
             self._index_sections(rs)
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
