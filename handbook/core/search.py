@@ -204,10 +204,22 @@ def _stem(key: str) -> str:
     return _stemmer.stemWord(key) if key.isalpha() else key
 
 
+# the ways a name or an incident says something was not done, as one word for the name bonuses:
+# "never said riichi" meets "did not say riichi" ("without" is left out: it names what is missing,
+# "riichi without the deposit")
+_NEGATION = {_stem(romaji_key(w)): "not" for w in (
+    "not", "no", "never", "didn", "don", "doesn", "wasn", "isn", "hasn", "haven", "cannot",
+    "forgot", "forget", "forgetting", "forgotten", "missing", "omit", "omitted")}
+
+
 @functools.lru_cache(maxsize=8192)
 def stems(text: str) -> tuple[str, ...]:
-    """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out."""
-    return tuple(_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+    """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out, the ways of
+    saying "not" as ``not``."""
+    out = (_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+    return tuple(_NEGATION.get(x, x) for x in out)
+
+
 
 
 _lemmatizer_state: list = []  # [callable or None], filled on first use
@@ -365,6 +377,7 @@ W_LINKED = 3.0
 W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (divided by sqrt of its fouls)
 W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
+_HOW_MANY = re.compile(r"\bhow (many|much)\b")
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
@@ -795,7 +808,7 @@ class SearchIndex:
                     unit = self._ja_word_unit(kana_fold(fold(w)))
                     if unit:
                         units.append(unit)
-        latin = _CJK.sub(" ", q)
+        latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
         raw = [m.group(0) for m in _WORD.finditer(latin)]

@@ -13,13 +13,13 @@ from __future__ import annotations
 import pytest
 
 from evalset import SPLITS, load_cases, recall_at_3, table
-from handbook.core.search import fold, kana_fold, lemma
+from handbook.core.search import fold, kana_fold, lemma, stems
 
 RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")
 
 # recall@3 over the whole set (dev + heldout + blind + unseen) when the floors were set; a change to the search or
 # the content that loses rulings fails here (raise a floor when the search gets better)
-FLOORS = {"azrm": 0.87, "ema-rcr": 0.83, "wrc-2025": 0.91, "wrc-2025-lower": 0.91, "rakkii-nomi-2026": 0.90}
+FLOORS = {"azrm": 0.90, "ema-rcr": 0.90, "wrc-2025": 0.92, "wrc-2025-lower": 0.91, "rakkii-nomi-2026": 0.91}
 
 
 def keys(hits, n=None):
@@ -222,3 +222,20 @@ def test_search_words_are_never_shown(library):
     section = library.rulesets["ema-rcr"].section(hit.ref)
     assert (hit.title, hit.subtitle) == (section.title, section.title_ja)
     assert "優先" not in section.text
+
+
+def test_ways_of_saying_not_done_meet_in_names():
+    """"never", "didn't", "forgot to" and "not" are one word for the name bonuses, so "said riichi
+    but didn't turn the tile" meets "said riichi then did not …" (an empty riichi declaration)."""
+    assert stems("never turned")[0] == stems("didn't turn")[0] == stems("forgot to turn")[0] == stems("not turned")[0]
+    assert stems("without the deposit")[0] != stems("not")[0]
+
+
+def test_said_riichi_but_did_not_follow_through_is_an_empty_riichi(library):
+    query = "said riichi but didn't turn the tile or put a stick down"
+    assert "empty-call-riichi" in penalty_refs(library.search(query, ruleset="azrm"), 3)
+
+
+def test_how_many_asks_rather_than_names_too_many_tiles(library):
+    assert "revealed-tiles" in penalty_refs(
+        library.search("how many revealed tiles before it's a chombo", ruleset="wrc-2025"), 3)
