@@ -805,7 +805,17 @@ class SearchIndex:
             ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
             if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
                 for w in ja_words:
-                    unit = self._ja_word_unit(kana_fold(fold(w)))
+                    word = kana_fold(fold(w))
+                    unit = self._ja_word_unit(word)
+                    # a kanji run with a suffix or prefix no field has (和了放棄中, 配牌時): its
+                    # longest part that some field holds
+                    n = len(word) - 1
+                    while not unit and n >= 2:
+                        for part in dict.fromkeys((word[:n], word[-n:])):
+                            unit = self._ja_word_unit(part)
+                            if unit:
+                                break
+                        n -= 1
                     if unit:
                         units.append(unit)
         latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names

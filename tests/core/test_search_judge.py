@@ -239,3 +239,9 @@ def test_said_riichi_but_did_not_follow_through_is_an_empty_riichi(library):
 def test_how_many_asks_rather_than_names_too_many_tiles(library):
     assert "revealed-tiles" in penalty_refs(
         library.search("how many revealed tiles before it's a chombo", ruleset="wrc-2025"), 3)
+
+
+def test_a_kanji_run_with_a_suffix_matches_by_its_known_part(library):
+    """和了放棄中 (during a dead hand) is 和了放棄 with 中: the part some field holds counts."""
+    hits = [h for h in library.search("和了放棄中にポンした", ruleset="azrm") if h.kind != "term"]
+    assert hits[0].ref == "calling-with-dead-hand", keys(hits, 5)
