@@ -18,8 +18,17 @@ Normalisation makes the spellings people type meet the spellings the sources use
   longer query (携帯が鳴った contains 携帯) counts as a match.
 
 Penalty rows are indexed with their foul's names (``content/fouls.toml``: English, Japanese,
-kana, romaji and the ways people describe the incident), so every ruleset's row is reached in
-any of those words, including the WRC tables, whose source has no Japanese.
+kana, romaji and the ways people describe the incident) and the romaji of the glossary terms
+naming the foul, so every ruleset's row is reached in any of those words, including the WRC
+tables, whose source has no Japanese. Sections are indexed with their ``search`` words (the
+handbook's, never shown: the glossary terms they name, Japanese, kana, romaji, descriptions) and,
+more weakly, the Japanese, kana and romaji of every glossary term that cites them, so EMA's
+sections, which have no Japanese subtitle, are reached in Japanese and romaji too.
+
+A Japanese sentence is also matched by its content words (kanji and katakana runs; a run no field
+holds, 和了放棄中, by its longest part some field holds); romaji particles (ni, wo, ga, ka…) are
+filler; words read as one romaji name fall back to the words one by one where the chosen ruleset
+lacks the name.
 
 Ranking: every field has a weight (a title or term beats an alias, which beats a definition,
 which beats body text); each query word counts by how rare it is in the corpus (idf), and a
@@ -28,7 +37,8 @@ query ranks first and a filler or unknown word never empties the list. With a ru
 only that ruleset's entries (and terms) are scored, so the decision is made per ruleset. A query
 found as a phrase in a title, or equal to a name, gets a bonus; a term or a penalty row matched by
 name lifts the sections it cites; ``2.4``, ``§3.4.6`` and WRC's ``12.3.1 (2)`` go straight to the
-section or the rows that carry that reference.
+section or the rows that carry that reference (after a ruleset's name, "EMA 3.3.2", that ruleset's
+first). "never", "didn't", "forgot" and "not" count as one word for the name bonuses.
 """
 
 from __future__ import annotations
@@ -381,7 +391,8 @@ _HOW_MANY = re.compile(r"\bhow (many|much)\b")
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
-                       r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b")
+                       r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b|"
+                       r"(,|\band)\s+(can|could|do|does|is|are|who|what|how|should)\s+(i|you|he|she|they|we|it|the|a)\b")
 
 
 class SearchIndex:
