@@ -388,7 +388,8 @@ W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (div
 W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
 _HOW_MANY = re.compile(r"\bhow (many|much)\b")
-JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
+JA_SENTENCE = 5
+MIX_SHARE = 0.9  # see SearchIndex._mix_kinds  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
                        r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b|"
@@ -890,6 +891,26 @@ class SearchIndex:
         out = sorted(best.values(), key=lambda x: (-x[0], _KIND_ORDER[self.docs[x[1]].hit.kind], x[1]))
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
+        elif not editions:
+            out = self._mix_kinds(out)
+        return out
+
+    def _mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
+        """With a ruleset chosen, the first three rulings show both kinds where both are close: the
+        best section (or penalty row) missing from them takes the third place when it scores at
+        least ``MIX_SHARE`` of the ruling it replaces."""
+        rulings = [i for i, (_s, d) in enumerate(out) if self.docs[d].hit.kind != "term"]
+        if len(rulings) <= 3:
+            return out
+        first = {self.docs[out[i][1]].hit.kind for i in rulings[:3]}
+        if len(first) > 1:
+            return out
+        other = next((i for i in rulings[3:] if self.docs[out[i][1]].hit.kind not in first), None)
+        third = rulings[2]
+        if other is None or out[other][0] < MIX_SHARE * out[third][0]:
+            return out
+        moved = out.pop(other)
+        out.insert(third, moved)
         return out
 
     def _ref_scores(self, q: str, raw: str = "", *, join: bool = True

@@ -245,3 +245,11 @@ def test_a_kanji_run_with_a_suffix_matches_by_its_known_part(library):
     """和了放棄中 (during a dead hand) is 和了放棄 with 中: the part some field holds counts."""
     hits = [h for h in library.search("和了放棄中にポンした", ruleset="azrm") if h.kind != "term"]
     assert hits[0].ref == "calling-with-dead-hand", keys(hits, 5)
+
+
+def test_the_first_three_rulings_show_a_close_section_beside_the_rows(library):
+    """With a ruleset chosen, a section scoring close to the third row takes its place, so the judge
+    sees the rule text beside the penalty (AZRM §4.1 for a changed call)."""
+    hits = [h for h in library.search("said chii then changed it to pon", ruleset="azrm") if h.kind != "term"]
+    assert {h.kind for h in hits[:3]} == {"penalty", "rule"}, keys(hits, 5)
+    assert hits[0].ref == "changing-call"
