@@ -898,7 +898,7 @@ class SearchIndex:
     def _mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
         best section (or penalty row) missing from them takes the third place when it scores at
-        least ``MIX_SHARE`` of the ruling it replaces."""
+        least ``MIX_SHARE`` of the ruling it replaces (and is given that ruling's score)."""
         rulings = [i for i, (_s, d) in enumerate(out) if self.docs[d].hit.kind != "term"]
         if len(rulings) <= 3:
             return out
@@ -909,8 +909,8 @@ class SearchIndex:
         third = rulings[2]
         if other is None or out[other][0] < MIX_SHARE * out[third][0]:
             return out
-        moved = out.pop(other)
-        out.insert(third, moved)
+        _s, moved = out.pop(other)
+        out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
         return out
 
     def _ref_scores(self, q: str, raw: str = "", *, join: bool = True
