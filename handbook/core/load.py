@@ -26,6 +26,7 @@ HB023     a penalty row's ref names no section of its ruleset's rule text
 HB024     a conflict is not flagged on both sides: a row's ``conflict_with`` names a section
           that does not list the row's foul back (or does not exist), or a section's
           ``conflict_with`` names a foul none of whose rows names the section back
+HB025     a section's ``search.terms`` names a glossary term that does not exist
 HB030     a penalty row repeats a foul already in the table
 HB040     a glossary term id appears twice
 HB041     a see-also names a term that does not exist
@@ -61,6 +62,7 @@ from handbook.core.model import (
     PenaltyRow,
     Revision,
     Ruleset,
+    SearchWords,
     Section,
     Term,
 )
@@ -116,8 +118,11 @@ SCHEMAS = {
                      "text": STR}, ["ref", "title"]),
     "section": _obj({"ref": {"type": "string", "pattern": SECTION_REF}, "title": NONEMPTY,
                      "title_ja": NONEMPTY, "text": NONEMPTY, "conflict": NONEMPTY,
-                     "conflict_with": SLUGLIST, "interpretation": NONEMPTY},
+                     "conflict_with": SLUGLIST, "interpretation": NONEMPTY,
+                     "search": {"type": "object"}},
                     ["ref", "title", "text"]),
+    "search": _obj({"terms": SLUGLIST, "japanese": STRLIST, "reading": STRLIST, "romaji": STRLIST,
+                    "aliases": STRLIST}, []),
     "penalties": _obj({"row": {"type": "array"}}, ["row"]),
     "row": _obj({
         "id": {"type": "string", "pattern": SLUG}, "category": NONEMPTY, "foul": NONEMPTY,
@@ -199,6 +204,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     tables_read = not unchecked and not any(
         p.file == "rulesets.toml" or p.file.startswith("penalties/") for p in col.problems)
     fouls = _load_fouls(col, root, rulesets, term_ids, tables_read)
+    _check_search_terms(col, rulesets, term_ids)
 
     if not (root / "rulings.toml").is_file():
         col.add("HB001", "rulings.toml", "", "the file is missing")
@@ -458,13 +464,23 @@ def _load_rules(col: Collector, root: Path, rid: str, unchecked: set[str]):
             col.add("HB020", file, entry, "this section ref appears twice")
             continue
         seen.add(s["ref"])
+        search = None
+        if "search" in s:
+            if not col.check("search", s["search"], file, f"{entry} search"):
+                failed.add(s["ref"])
+                continue
+            w = s["search"]
+            search = SearchWords(terms=tuple(w.get("terms", ())), japanese=tuple(w.get("japanese", ())),
+                                 reading=tuple(w.get("reading", ())), romaji=tuple(w.get("romaji", ())),
+                                 aliases=tuple(w.get("aliases", ())))
         chapter = s["ref"].split(".")[0]
         if chapters and chapter not in chapter_refs:
             col.add("HB022", file, entry, f"section belongs to chapter {chapter}, which is not listed")
         sections.append(Section(rid, s["ref"], s["title"].strip(), s.get("title_ja"),
                                 _clean(s["text"]), chapter, conflict=s.get("conflict"),
                                 conflict_with=tuple(s.get("conflict_with", ())),
-                                interpretations=(s["interpretation"],) if "interpretation" in s else ()))
+                                interpretations=(s["interpretation"],) if "interpretation" in s else (),
+                                search=search))
     preface = _clean(doc["preface"]) if isinstance(doc.get("preface"), str) and doc["preface"] else None
     return tuple(chapters), tuple(sections), preface, failed
 
@@ -612,6 +628,18 @@ def _load_glossary(col: Collector, root: Path, rulesets: dict[str, Ruleset], kno
             aliases=tuple(t.get("aliases", ())), explanation=t.get("explanation"),
             source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ()))))
     return terms
+
+
+def _check_search_terms(col: Collector, rulesets: dict[str, Ruleset], term_ids: set[str] | None) -> None:
+    """HB025: a section's ``search.terms`` names glossary terms that exist."""
+    if term_ids is None:
+        return
+    for rs in rulesets.values():
+        for s in rs.sections:
+            for t in s.search.terms if s.search else ():
+                if t not in term_ids:
+                    col.add("HB025", f"rules/{rs.id}.toml", s.ref,
+                            f"search.terms names {t!r}, which is not a glossary term")
 
 
 def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],

@@ -57,7 +57,8 @@ class Section:
     another part of the same ruleset disagree (``conflict_with`` the foul ids of the penalty rows
     it disagrees with; each of those rows flags it back); ``interpretations`` how the handbook
     reads what the text leaves open; ``edition_notes`` where another edition of the ruleset gives
-    a different answer (public sources, named in the note).
+    a different answer (public sources, named in the note); ``search`` the words people use for what
+    the section answers (:class:`SearchWords`), the handbook's, for search only and never shown.
     """
 
     ruleset: str
@@ -70,6 +71,26 @@ class Section:
     conflict_with: tuple[str, ...] = ()
     interpretations: tuple[str, ...] = ()
     edition_notes: tuple[str, ...] = ()
+    search: "SearchWords | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWords:
+    """How people ask for what a section answers, in the handbook's words (the sources give EMA's
+    sections no Japanese, and nobody types "Precedence and timing when claiming a tile"): search
+    uses them to reach the section and never shows them as the source's.
+
+    ``terms`` glossary term ids whose every name (English, Japanese, kana, romaji, aliases) reaches
+    the section; ``japanese`` the Japanese judges use; ``reading`` kana readings (their romaji are
+    derived); ``romaji`` spellings people type; ``aliases`` the ways people describe the question or
+    incident in English.
+    """
+
+    terms: tuple[str, ...] = ()
+    japanese: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
+    romaji: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,17 @@ Normalisation makes the spellings people type meet the spellings the sources use
   longer query (携帯が鳴った contains 携帯) counts as a match.
 
 Penalty rows are indexed with their foul's names (``content/fouls.toml``: English, Japanese,
-kana, romaji and the ways people describe the incident), so every ruleset's row is reached in
-any of those words, including the WRC tables, whose source has no Japanese.
+kana, romaji and the ways people describe the incident) and the romaji of the glossary terms
+naming the foul, so every ruleset's row is reached in any of those words, including the WRC
+tables, whose source has no Japanese. Sections are indexed with their ``search`` words (the
+handbook's, never shown: the glossary terms they name, Japanese, kana, romaji, descriptions) and,
+more weakly, the Japanese, kana and romaji of every glossary term that cites them, so EMA's
+sections, which have no Japanese subtitle, are reached in Japanese and romaji too.
+
+A Japanese sentence is also matched by its content words (kanji and katakana runs; a run no field
+holds, 和了放棄中, by its longest part some field holds); romaji particles (ni, wo, ga, ka…) are
+filler; words read as one romaji name fall back to the words one by one where the chosen ruleset
+lacks the name.
 
 Ranking: every field has a weight (a title or term beats an alias, which beats a definition,
 which beats body text); each query word counts by how rare it is in the corpus (idf), and a
@@ -28,7 +37,8 @@ query ranks first and a filler or unknown word never empties the list. With a ru
 only that ruleset's entries (and terms) are scored, so the decision is made per ruleset. A query
 found as a phrase in a title, or equal to a name, gets a bonus; a term or a penalty row matched by
 name lifts the sections it cites; ``2.4``, ``§3.4.6`` and WRC's ``12.3.1 (2)`` go straight to the
-section or the rows that carry that reference.
+section or the rows that carry that reference (after a ruleset's name, "EMA 3.3.2", that ruleset's
+first). "never", "didn't", "forgot" and "not" count as one word for the name bonuses.
 """
 
 from __future__ import annotations
@@ -68,7 +78,8 @@ if into then than but was were been being am has have had having did done doing 
 just also very really so same such there here he she him her his hers they them their theirs we us
 our you your yours i me my mine one ones some any all another other who whom which while still even
 again already can could would should will shall may might must let lets about because s t
-""".split())
+ni wo ga ka wa mo ne yo de tte
+""".split())  # the last line: Japanese particles typed in romaji ("agari houki tte nani", "ato ni")
 
 # Words judges use for the same thing at the table; a query word also matches its group's other
 # words, a little below its own spelling. Only what holds in every ruleset's language goes here.
@@ -224,10 +235,22 @@ def _stem(key: str) -> str:
     return _stemmer.stemWord(key) if key.isalpha() else key
 
 
+# the ways a name or an incident says something was not done, as one word for the name bonuses:
+# "never said riichi" meets "did not say riichi" ("without" is left out: it names what is missing,
+# "riichi without the deposit")
+_NEGATION = {_stem(romaji_key(w)): "not" for w in (
+    "not", "no", "never", "didn", "don", "doesn", "wasn", "isn", "hasn", "haven", "cannot",
+    "forgot", "forget", "forgetting", "forgotten", "missing", "omit", "omitted")}
+
+
 @functools.lru_cache(maxsize=8192)
 def stems(text: str) -> tuple[str, ...]:
-    """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out."""
-    return tuple(_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+    """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out, the ways of
+    saying "not" as ``not``."""
+    out = (_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+    return tuple(_NEGATION.get(x, x) for x in out)
+
+
 
 
 _lemmatizer_state: list = []  # [callable or None], filled on first use
@@ -428,10 +451,17 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
+W_LINKED = 3.0
+W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (divided by sqrt of its fouls)
+W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
-JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
+_HOW_MANY = re.compile(r"\bhow (many|much)\b")
+JA_SENTENCE = 5
+MIX_SHARE = 0.9  # see SearchIndex._mix_kinds  # characters: a Japanese query this long is also matched word by word
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
-                       r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何)")
+                       r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
+                       r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b|"
+                       r"(,|\band)\s+(can|could|do|does|is|are|who|what|how|should)\s+(i|you|he|she|they|we|it|the|a)\b")
 
 
 @contextlib.contextmanager
@@ -503,6 +533,14 @@ class SearchIndex:
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
+        self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
+        for rs in library.rulesets.values():
+            for w in (*words(rs.id), *words(getattr(rs, "short", "") or "")):
+                self._ref_words[w] = self._ref_words[w] | {rs.id}
+        for w in ("section", "sec", "rule", "rules", "article", "art", "no"):
+            self._ref_words[w] = frozenset()
+        self._ref_words = dict(self._ref_words)
         self._ja_char_fields: dict[str, list[int]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included
@@ -537,7 +575,23 @@ class SearchIndex:
                 self._add(0, x, W_FOUL_ALIAS)
             for x in (*foul.japanese, *foul.reading):
                 self._add_romaji(0, x, foul.romaji)
-            return {key: docs[0] for key, docs in self._postings.items()}
+            own = {key: docs[0] for key, docs in self._postings.items()}
+            # the glossary terms naming the foul ("riichi tegiri" -> discarding from the hand in
+            # riichi): their romaji names the foul's own do not have, each as one word, less for a
+            # term naming many fouls
+            self._postings = defaultdict(dict)
+            for tid in foul.terms:
+                t = self._glossary.get(tid)
+                if t is not None:
+                    w = W_FOUL_TERM / math.sqrt(self._fouls_of_term[tid])
+                    for x in t.romaji:
+                        self._add(0, x.replace("-", "").replace(" ", ""), w)
+                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                        if x:
+                            self._add_romaji_w(0, x, t.romaji, w)
+            for key, docs in self._postings.items():
+                own.setdefault(key, docs[0])
+            return own
         finally:
             self._postings = postings
 
@@ -595,6 +649,12 @@ class SearchIndex:
         if len(parts) > 1:
             self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
 
+    def _add_romaji_w(self, doc_id: int, kana: str, typed: tuple[str, ...], weight: float) -> None:
+        """The romaji of a kana name at ``weight`` (where no typed spelling gives it)."""
+        romaji = romaji_of(kana)
+        if romaji and romaji_key(romaji) not in _typed_keys(typed):
+            self._add(doc_id, romaji, weight)
+
     def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
         """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
         looked for inside longer queries."""
@@ -643,6 +703,11 @@ class SearchIndex:
 
     def _build(self, lib: "Library") -> None:
         fouls = getattr(lib, "fouls", {}) or {}
+        self._glossary = {t.id: t for t in lib.glossary}
+        self._fouls_of_term: dict[str, int] = defaultdict(int)
+        for f in fouls.values():
+            for tid in f.terms:
+                self._fouls_of_term[tid] += 1
         for rs in lib.rulesets.values():
             self._index_sections(rs)
         rule_doc = {(d.ruleset, d.hit.ref): i for i, d in enumerate(self.docs) if d.hit.kind == "rule"}
@@ -652,6 +717,63 @@ class SearchIndex:
             rows_of_foul[fid].extend(ds)
         for t in lib.glossary:
             self._index_term(t, fouls, rule_doc, rows_of_foul)
+        self._index_section_words(lib, rule_doc)
+
+    def _index_section_words(self, lib: "Library", rule_doc: dict[tuple, int]) -> None:
+        """The words people use for what a section answers: its ``search`` words (the handbook's,
+        ``content/README.md``), the names of the glossary terms those name, and the Japanese, kana
+        and romaji of every glossary term that cites the section (EMA's sections have no Japanese
+        subtitle: ポン reaches EMA §3.3.4 through the term pon); a term citing many sections of one
+        ruleset gives each of them less."""
+        terms = {t.id: t for t in lib.glossary}
+        for t in lib.glossary:
+            per_ruleset: dict[str, int] = defaultdict(int)
+            for rs, _ref in t.refs:
+                per_ruleset[rs] += 1
+            japanese = [x for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")) if x]
+            own = {kana_fold(fold(x)) for x in japanese}
+            for key in t.refs:
+                d = rule_doc.get(key)
+                if d is None:
+                    continue
+                w = W_LINKED / math.sqrt(per_ruleset[key[0]])
+                subtitle = lib.rulesets[key[0]].section(key[1]).title_ja
+                if subtitle and own & {kana_fold(fold(x)) for x in re.split(r"[・/]", subtitle)}:
+                    w = W_TITLE  # the term is the section's own subtitle (AZRM §2.4 見せ牌): its reading too
+                for x in japanese:
+                    self._add_ja(d, x, w, name=True)
+                    self._add_romaji_w(d, x, t.romaji, w)
+                for x in t.romaji:  # as one word: "kui-kae" adds kuikae, not kui and kae again
+                    self._add(d, x.replace("-", "").replace(" ", ""), w)
+        self._index_search_words(lib, rule_doc, terms)
+
+    def _index_search_words(self, lib: "Library", rule_doc: dict[tuple, int], terms: dict) -> None:
+        """Each section's own ``search`` words, and the names of the glossary terms they name."""
+        for rs in lib.rulesets.values():
+            for sec in rs.sections:
+                words_ = sec.search
+                d = rule_doc.get((rs.id, sec.ref))
+                if words_ is None or d is None:
+                    continue
+                for tid in words_.terms:
+                    t = terms.get(tid)
+                    if t is None:
+                        continue
+                    for x in (t.term, *t.aliases):
+                        self._add(d, x, W_SEARCH_ALIAS)
+                    for x in t.romaji:
+                        self._add(d, x, W_SEARCH_NAME)
+                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                        self._add_ja(d, x, W_SEARCH_NAME, name=True)
+                        self._add_romaji_w(d, x, t.romaji, W_SEARCH_NAME)
+                for x in words_.aliases:
+                    self._add(d, x, W_SEARCH_ALIAS)
+                for x in words_.romaji:
+                    self._add(d, x, W_SEARCH_NAME)
+                    self._add(d, x.replace(" ", ""), W_SEARCH_NAME)
+                for x in (*words_.japanese, *words_.reading):
+                    self._add_ja(d, x, W_SEARCH_NAME, name=True)
+                    self._add_romaji_w(d, x, words_.romaji, W_SEARCH_NAME)
 
     def _index_sections(self, rs) -> None:
         """A ruleset's sections, and its Editions page when it has one."""
@@ -870,7 +992,7 @@ class SearchIndex:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
-    def _units(self, q: str, raw: str = "") -> tuple[list[dict[int, float]], str]:
+    def _units(self, q: str, raw: str = "", *, join: bool = True) -> tuple[list[dict[int, float]], str, bool]:
         """The query's units (one per Japanese segment, per content word of a Japanese sentence
         and per latin word), each a ``{doc: score}``, and the latin part of the query."""
         units: list[dict[int, float]] = []
@@ -881,10 +1003,20 @@ class SearchIndex:
             ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
             if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
                 for w in ja_words:
-                    unit = self._ja_word_unit(kana_fold(fold(w)))
+                    word = kana_fold(fold(w))
+                    unit = self._ja_word_unit(word)
+                    # a kanji run with a suffix or prefix no field has (和了放棄中, 配牌時): its
+                    # longest part that some field holds
+                    n = len(word) - 1
+                    while not unit and n >= 2:
+                        for part in dict.fromkeys((word[:n], word[-n:])):
+                            unit = self._ja_word_unit(part)
+                            if unit:
+                                break
+                        n -= 1
                     if unit:
                         units.append(unit)
-        latin = _CJK.sub(" ", q)
+        latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
         raw = [m.group(0) for m in _WORD.finditer(latin)]
@@ -893,11 +1025,13 @@ class SearchIndex:
             parts = {p for w in raw if "-" in w for p in w.split("-")}
             qwords = [w for w in qwords if w not in parts and w not in joined] + joined
         qwords = list(dict.fromkeys(qwords))
-        if 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
+        joined = False
+        if join and 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
             qwords = ["".join(qwords)]
+            joined = True
         for n, w in enumerate(qwords):
             units.append(self._latin_unit(w, n == len(qwords) - 1))
-        return units, latin
+        return units, latin, joined
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
         if doc.editions is not editions:
@@ -925,8 +1059,13 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scores, units, latin = self._ref_scores(q, query)
+        scores, units, latin, joined = self._ref_scores(q, query)
         strength = self._unit_scores(scores, units, ruleset, editions)
+        if not strength and joined:
+            # words read as one romaji name ("agari houki ron") that this ruleset does not have:
+            # the words one by one
+            scores, units, latin, _ = self._ref_scores(q, query, join=False)
+            strength = self._unit_scores(scores, units, ruleset, editions)
         self._lift(scores, strength)
         if _QUESTION.search(q):
             # a question about the rules ("can I ron if I'm furiten", "アガリ放棄とは") wants the
@@ -939,24 +1078,58 @@ class SearchIndex:
         out = sorted(best.values(), key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
+        elif not editions:
+            out = self._mix_kinds(out)
         return out
 
-    def _ref_scores(self, q: str, raw: str = "") -> tuple[dict[int, float], list[dict[int, float]], str]:
+    def _mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
+        """With a ruleset chosen, the first three rulings show both kinds where both are close: the
+        best section (or penalty row) missing from them takes the third place when it scores at
+        least ``MIX_SHARE`` of the ruling it replaces (and is given that ruling's score)."""
+        rulings = [i for i, (_s, d) in enumerate(out) if self.docs[d].hit.kind != "term"]
+        if len(rulings) <= 3:
+            return out
+        first = {self.docs[out[i][1]].hit.kind for i in rulings[:3]}
+        if len(first) > 1:
+            return out
+        other = next((i for i in rulings[3:] if self.docs[out[i][1]].hit.kind not in first), None)
+        third = rulings[2]
+        if other is None or out[other][0] < MIX_SHARE * out[third][0]:
+            return out
+        _s, moved = out.pop(other)
+        out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
+        return out
+
+    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True
+                    ) -> tuple[dict[int, float], list[dict[int, float]], str, bool]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
-        the query's units and Latin part when it is not only a reference."""
+        the query's units and Latin part when it is not only a reference, and whether its words
+        were read as one romaji name."""
         scores: dict[int, float] = defaultdict(float)
         ref = _REF.match(q)
+        if ref is None and q[:1].isalpha():
+            # "EMA 3.3.2", "AZRM section 2.4", "WRC 2025 12.3.1 (2)": the reference after the name
+            tokens = q.split()
+            named: set[str] = set()
+            while len(tokens) > 1 and tokens[0].strip(":,").replace("-", "") in self._ref_words:
+                named.update(self._ref_words[tokens.pop(0).strip(":,").replace("-", "")])
+            bare = _REF.match(" ".join(tokens))
+            if bare and ("." in bare.group(1) or bare.group(2) or tokens[0].startswith("§")):
+                ref, q = bare, " ".join(tokens)
+                for d in (*self._sections.get(ref.group(1), ()), *self._row_refs.get((ref.group(1), ref.group(2)), ())):
+                    if self.docs[d].ruleset in named:  # "EMA 3.3.2": EMA's first
+                        scores[d] += 20.0
         if ref and ("." in ref.group(1) or ref.group(2) or q.startswith("§")):
             for d in self._sections.get(ref.group(1), ()) if not ref.group(2) else ():
                 scores[d] += 100.0
             for d in self._row_refs.get((ref.group(1), ref.group(2)), ()):
                 scores[d] += 90.0
-            return scores, [], ""
+            return scores, [], "", False
         if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
             for d in self._sections.get(ref.group(1), ()):
                 scores[d] += 50.0
-        units, latin = self._units(q, raw)
-        return scores, units, latin
+        units, latin, joined = self._units(q, raw, join=join)
+        return scores, units, latin, joined
 
     def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:

@@ -121,6 +121,10 @@ CASES = [
     Case("hb002-section-unknown-key", "HB002",
          replace_once("rules/azrm.toml", 'title_ja = "見せ牌"\n', 'title_ja = "見せ牌"\ncolour = "red"\n'),
          "rules/azrm.toml", "2.4", "colour"),
+    Case("hb002-section-search-unknown-key", "HB002",
+         replace_once("rules/ema-rcr.toml", 'terms = ["atamahane", "sakizumo", "double-ron"]',
+                      'terms = ["atamahane"]\ncolour = "red"'),
+         "rules/ema-rcr.toml", "3.3.1 search", "colour"),
     Case("hb002-row-unknown-key", "HB002", append("penalties/ema-rcr.toml", ROW + 'colour = "red"\n'),
          "penalties/ema-rcr.toml", row_entry("ema-rcr", "obstruction", appended=True), "colour"),
     Case("hb002-term-unknown-key", "HB002", append("glossary.toml", TERM.format(id="test-term") + 'colour = "red"\n'),
@@ -211,6 +215,11 @@ CASES = [
     # HB022 a section belongs to no chapter
     Case("hb022-no-chapter", "HB022", append("rules/azrm.toml", '[[section]]\nref = "12.1"\ntitle = "Orphan"\ntext = "Text."\n'),
          "rules/azrm.toml", "12.1", "12"),
+    # HB025 a section's search.terms names a glossary term that does not exist
+    Case("hb025-search-unknown-term", "HB025",
+         replace_once("rules/ema-rcr.toml", 'terms = ["atamahane", "sakizumo", "double-ron"]',
+                      'terms = ["atamahane", "no-such-term"]'),
+         "rules/ema-rcr.toml", "3.3.1", "no-such-term"),
     # HB023 a penalty row's ref names no section of its ruleset's rule text
     Case("hb023-row-ref-no-section", "HB023", append("penalties/azrm.toml", ROW + 'ref = "12.9"\n'),
          "penalties/azrm.toml", row_entry("azrm", "obstruction", appended=True), "12.9"),

@@ -13,13 +13,13 @@ from __future__ import annotations
 import pytest
 
 from evalset import SPLITS, load_cases, recall_at_3, table
-from handbook.core.search import fold, kana_fold, lemma
+from handbook.core.search import fold, kana_fold, lemma, stems
 
 RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")
 
 # recall@3 over the whole set (dev + heldout + blind + unseen) when the floors were set; a change to the search or
 # the content that loses rulings fails here (raise a floor when the search gets better)
-FLOORS = {"azrm": 0.87, "ema-rcr": 0.83, "wrc-2025": 0.91, "wrc-2025-lower": 0.91, "rakkii-nomi-2026": 0.90}
+FLOORS = {"azrm": 0.90, "ema-rcr": 0.91, "wrc-2025": 0.92, "wrc-2025-lower": 0.92, "rakkii-nomi-2026": 0.92}
 
 
 def keys(hits, n=None):
@@ -193,3 +193,63 @@ def test_the_japanese_subtitle_of_a_cited_section_reaches_every_table(library):
         assert row.id in penalty_refs(hits), (section.ref, section.title_ja, keys(hits, 5))
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("query, ruleset, ref", [
+    ("EMA 3.3.2", None, "3.3.2"), ("ema-rcr §3.4.7", None, "3.4.7"), ("AZRM section 2.4", None, "2.4")])
+def test_a_reference_after_the_rulesets_name_goes_to_that_rulesets_section(library, query, ruleset, ref):
+    named = "ema-rcr" if "ema" in query.lower() else "azrm"
+    assert keys(library.search(query, ruleset=ruleset), 1) == [("rule", named, ref)]
+
+
+def test_words_read_as_one_romaji_name_fall_back_to_the_words_where_the_ruleset_lacks_the_name(library):
+    """"agari houki ron" is one foul's name in some tables; EMA has no such row, but its dead hand
+    section answers the words."""
+    assert ("rule", "ema-rcr", "3.4.7") in keys(library.search("agari houki ron", ruleset="ema-rcr"), 4)
+
+
+@pytest.mark.parametrize("query, ruleset, ref", [
+    # a section's search words (the handbook's) reach it; EMA's sections have no Japanese of their own
+    ("鳴きの優先順位", "ema-rcr", "3.3.1"), ("choukou", "ema-rcr", "3.3.1"), ("暗槓", "ema-rcr", "3.3.7"),
+    ("和了放棄", "ema-rcr", "3.4.7"), ("uma", "ema-rcr", "3.6.1"), ("出場停止", "azrm", "1.4")])
+def test_a_sections_search_words_reach_it(library, query, ruleset, ref):
+    assert ("rule", ruleset, ref) in keys([h for h in library.search(query, ruleset=ruleset) if h.kind != "term"], 3)
+
+
+def test_search_words_are_never_shown(library):
+    """The handbook's search words stay out of what a hit shows (title and subtitle are the source's)."""
+    hit = next(h for h in library.search("鳴きの優先順位", ruleset="ema-rcr") if h.kind == "rule")
+    section = library.rulesets["ema-rcr"].section(hit.ref)
+    assert (hit.title, hit.subtitle) == (section.title, section.title_ja)
+    assert "優先" not in section.text
+
+
+def test_ways_of_saying_not_done_meet_in_names():
+    """"never", "didn't", "forgot to" and "not" are one word for the name bonuses, so "said riichi
+    but didn't turn the tile" meets "said riichi then did not …" (an empty riichi declaration)."""
+    assert stems("never turned")[0] == stems("didn't turn")[0] == stems("forgot to turn")[0] == stems("not turned")[0]
+    assert stems("without the deposit")[0] != stems("not")[0]
+
+
+def test_said_riichi_but_did_not_follow_through_is_an_empty_riichi(library):
+    query = "said riichi but didn't turn the tile or put a stick down"
+    assert "empty-call-riichi" in penalty_refs(library.search(query, ruleset="azrm"), 3)
+
+
+def test_how_many_asks_rather_than_names_too_many_tiles(library):
+    assert "revealed-tiles" in penalty_refs(
+        library.search("how many revealed tiles before it's a chombo", ruleset="wrc-2025"), 3)
+
+
+def test_a_kanji_run_with_a_suffix_matches_by_its_known_part(library):
+    """和了放棄中 (during a dead hand) is 和了放棄 with 中: the part some field holds counts."""
+    hits = [h for h in library.search("和了放棄中にポンした", ruleset="azrm") if h.kind != "term"]
+    assert hits[0].ref == "calling-with-dead-hand", keys(hits, 5)
+
+
+def test_the_first_three_rulings_show_a_close_section_beside_the_rows(library):
+    """With a ruleset chosen, a section scoring close to the third row takes its place, so the judge
+    sees the rule text beside the penalty (AZRM §4.1 for a changed call)."""
+    hits = [h for h in library.search("said chii then changed it to pon", ruleset="azrm") if h.kind != "term"]
+    assert {h.kind for h in hits[:3]} == {"penalty", "rule"}, keys(hits, 5)
+    assert hits[0].ref == "changing-call"
