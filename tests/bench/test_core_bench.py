@@ -185,5 +185,5 @@ def test_recall_at_3_per_ruleset(benchmark, library, capsys):
         for rs in sorted(per):
             print(f"  {rs:18} {100 * per[rs].rate:5.1f} %  {100 * split['dev'][rs].rate:5.1f} %  "
                   f"{100 * split['heldout'][rs].rate:5.1f} %  {100 * split['blind'][rs].rate:5.1f} %  "
-                  f"{100 * split['unseen'][rs].rate:5.1f} %"
+                  f"{100 * split['unseen'][rs].rate:5.1f} %  {100 * split['fresh'][rs].rate:5.1f} %"
                   f"   ({per[rs].total} incidents)")
