@@ -47,16 +47,6 @@ def cache_dir() -> Path | None:
         return Path(env) if env.strip() else None
     if sys.platform == "emscripten":
         return None
-    if sys.platform.startswith("linux"):
-        # the XDG base directory rule platformdirs applies on Linux, without its import (~7 ms
-        # of an app start that this cache is there to shorten)
-        base = os.environ.get("XDG_CACHE_HOME", "").strip()
-        if base and os.path.isabs(base):
-            return Path(base) / APP_NAME
-        try:
-            return Path.home() / ".cache" / APP_NAME
-        except RuntimeError:  # no home folder: no cache
-            return None
     try:
         from platformdirs import user_cache_dir
     except ImportError:  # pragma: no cover - platformdirs ships with flet's dependencies
