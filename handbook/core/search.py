@@ -640,20 +640,22 @@ class SearchIndex:
     def _add_romaji(self, doc_id: int, kana: str, typed: tuple[str, ...] = ()) -> None:
         """The romaji of a kana name (see :func:`romaji_of`), indexed like the typed ones; a name
         joined by a particle (てんぱいせんげんのへんこう) also gives its parts (henkou)."""
-        romaji = romaji_of(kana)
-        if not romaji or romaji_key(romaji) in _typed_keys(typed):
+        romaji = self._add_romaji_w(doc_id, kana, typed, W_TERM)
+        if not romaji:
             return
         self._romaji.add(romaji_key(romaji))
-        self._add(doc_id, romaji, W_TERM)
         parts = [romaji_of(p) for p in re.split(r"[のをがに]", fold(kana)) if len(p) >= 2]
         if len(parts) > 1:
             self._add(doc_id, " ".join(p for p in parts if p), W_ALIAS)
 
-    def _add_romaji_w(self, doc_id: int, kana: str, typed: tuple[str, ...], weight: float) -> None:
-        """The romaji of a kana name at ``weight`` (where no typed spelling gives it)."""
+    def _add_romaji_w(self, doc_id: int, kana: str, typed: tuple[str, ...], weight: float) -> str | None:
+        """The romaji of a kana name at ``weight``, where no typed spelling gives it (returned
+        when added)."""
         romaji = romaji_of(kana)
-        if romaji and romaji_key(romaji) not in _typed_keys(typed):
-            self._add(doc_id, romaji, weight)
+        if not romaji or romaji_key(romaji) in _typed_keys(typed):
+            return None
+        self._add(doc_id, romaji, weight)
+        return romaji
 
     def _add_ja(self, doc_id: int, text: str | None, weight: float, *, name: bool = False) -> None:
         """A Japanese-bearing field: matched as a substring; a ``name`` (split at ・ and /) is also
