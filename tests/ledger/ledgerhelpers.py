@@ -1,5 +1,5 @@
 """Helpers for the calculator and ledger screen tests: a stub page, control-tree walking,
-fake events."""
+fake events, the browser build's preferences."""
 
 from __future__ import annotations
 
@@ -118,3 +118,20 @@ def import_file(view: Any, picker: type[FakePicker], data: bytes, name: str) -> 
 
     picker.files = [ft.FilePickerFile(id=0, name=name, size=len(data), bytes=data)]
     fire(by_key(view, "import").on_click, None)
+
+
+class FakePrefs:
+    """The async API of ft.SharedPreferences over a dict (the browser build's storage)."""
+
+    def __init__(self, values=None):
+        self.values = dict(values or {})
+
+    async def get(self, key):
+        return self.values.get(key)
+
+    async def set(self, key, value):
+        self.values[key] = value
+        return True
+
+    async def remove(self, key):
+        return self.values.pop(key, None) is not None

@@ -11,7 +11,7 @@ import os
 
 import flet as ft
 import pytest
-from ledgerhelpers import by_key, fire, visible_texts, walk
+from ledgerhelpers import FakePrefs, by_key, fire, visible_texts, walk
 
 from handbook import storage
 from handbook.ledger import Ledger
@@ -173,21 +173,6 @@ def test_the_banner_says_the_recovery_is_not_finished(ctx, app_ledger, library, 
 
 
 # --- the browser build (SharedPreferences) ---------------------------------------------------------
-
-class FakePrefs:
-    def __init__(self, values=None):
-        self.values = dict(values or {})
-
-    async def get(self, key):
-        return self.values.get(key)
-
-    async def set(self, key, value):
-        self.values[key] = value
-        return True
-
-    async def remove(self, key):
-        return self.values.pop(key, None) is not None
-
 
 def test_the_notice_survives_a_reload_in_the_browser_build():
     prefs = FakePrefs({storage.PREFS_KEY: "{nope"})

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from ledgerhelpers import FakePrefs
 
 from handbook import storage
 from handbook.storage import AtomicJSONStorage, PrefsStorage, open_db, transaction
@@ -240,23 +241,6 @@ def test_threads_sharing_one_database_lose_nothing(tmp_path):
 
 
 # --- the web backend (SharedPreferences) --------------------------------------------------------------
-
-class FakePrefs:
-    """The async API of ft.SharedPreferences over a dict."""
-
-    def __init__(self, values=None):
-        self.values = dict(values or {})
-
-    async def get(self, key):
-        return self.values.get(key)
-
-    async def set(self, key, value):
-        self.values[key] = value
-        return True
-
-    async def remove(self, key):
-        return self.values.pop(key, None) is not None
-
 
 def _runner():
     pending = []
