@@ -109,11 +109,36 @@ _patched: dict[str, Path] = {}
 
 
 def _rewritten_client() -> dict[str, Path]:
-    """Private copies of flet-web's ``main.dart.js`` and ``main.dart.wasm`` without the CDN, and
-    of ``flutter_bootstrap.js`` asking for single-threaded skwasm
-    (made once per process, in a folder only this user can write, removed at exit)."""
+    """Private copies of flet-web's ``main.dart.js`` and ``main.dart.wasm`` without the CDN, of
+    ``flutter_bootstrap.js`` asking for single-threaded skwasm, and of ``assets/FontManifest.json``
+    listing the app's font (:func:`engine_font_manifest`), by the path they are served at (made
+    once per process, in a folder only this user can write, removed at exit)."""
     if _patched:
         return _patched
+    try:
+        from flet_web import get_package_web_dir
+    except ImportError:  # pragma: no cover
+        return {}
+    web = Path(get_package_web_dir())
+    folder = Path(tempfile.mkdtemp(prefix="riichi-handbook-web-"))
+    atexit.register(shutil.rmtree, folder, True)
+
+    def keep(path: str, data: bytes | str) -> None:
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        _patched[path] = target
+
+    def text(path: str) -> str:
+        return (web / path).read_text(encoding="utf-8")
+
+    keep(MAIN_JS, without_rive_cdn(text(MAIN_JS)))
+    keep(BOOTSTRAP_JS, single_threaded_skwasm(text(BOOTSTRAP_JS)))
+    if (web / MAIN_WASM).exists():
+        keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
+    keep(FONT_MANIFEST, json.dumps(
+        engine_font_manifest(json.loads(text(FONT_MANIFEST)), FONT_FAMILY, "../" + FONTS[FONT_FAMILY])))
+    return _patched
     try:
         from flet_web import get_package_web_dir
     except ImportError:  # pragma: no cover
