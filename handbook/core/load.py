@@ -39,6 +39,8 @@ HB060     a penalty row's foul id has no entry in fouls.toml
 HB061     a foul id is listed twice in fouls.toml
 HB062     a foul names a glossary term that does not exist
 HB063     a foul in fouls.toml has no row in any penalty table
+HB064     a foul's ``covered_by`` names an unknown ruleset, a ruleset whose table has rows of
+          that foul, or a penalty row or section that ruleset does not have
 ========  ==================================================================
 """
 
@@ -140,6 +142,9 @@ SCHEMAS = {
         "id": {"type": "string", "pattern": SLUG}, "name": NONEMPTY,
         "japanese": {**STRLIST, "minItems": 1}, "reading": STRLIST, "romaji": STRLIST,
         "aliases": STRLIST, "terms": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
+        "covered_by": {"type": "object", "additionalProperties": {
+            "type": "array", "minItems": 1,
+            "items": {"type": "string", "pattern": r"^(penalty:[a-z0-9]+(-[a-z0-9]+)*|rule:[0-9]+(\.[0-9]+)*)$"}}},
     }, ["id", "name", "japanese"]),
     "term": _obj({
         "id": {"type": "string", "pattern": SLUG}, "term": NONEMPTY, "japanese": NONEMPTY,
@@ -642,6 +647,29 @@ def _check_search_terms(col: Collector, rulesets: dict[str, Ruleset], term_ids: 
                             f"search.terms names {t!r}, which is not a glossary term")
 
 
+def _covered_by(col: Collector, rulesets: dict[str, Ruleset], f: dict, entry: str) -> tuple[tuple[str, str], ...]:
+    """A foul's ``covered_by`` as (ruleset, target) pairs, each checked (HB064)."""
+    out = []
+    for rid, targets in f.get("covered_by", {}).items():
+        rs = rulesets.get(rid)
+        if rs is None:
+            col.add("HB064", "fouls.toml", entry,
+                    f"covered_by names {rid!r}, which is not a ruleset (allowed: {', '.join(sorted(rulesets))})")
+            continue
+        if rs.rows(f["id"]):
+            col.add("HB064", "fouls.toml", entry,
+                    f"covered_by names {rid!r}, whose penalty table has rows of this foul")
+            continue
+        for target in targets:
+            kind, _, ref = target.partition(":")
+            if not (rs.rows(ref) if kind == "penalty" else rs.has_section(ref)):
+                col.add("HB064", "fouls.toml", entry,
+                        f"covered_by names {target!r}, which {rid} does not have")
+                continue
+            out.append((rid, target))
+    return tuple(out)
+
+
 def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
                 term_ids: set[str] | None, tables_read: bool = True) -> dict[str, Foul]:
     """fouls.toml: one entry per foul id of the penalty tables (HB060–HB063)."""
@@ -677,7 +705,8 @@ def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
         fouls[f["id"]] = Foul(
             id=f["id"], name=f["name"].strip(), japanese=tuple(f["japanese"]),
             reading=tuple(f.get("reading", ())), romaji=tuple(f.get("romaji", ())),
-            aliases=tuple(f.get("aliases", ())), terms=tuple(f.get("terms", ())))
+            aliases=tuple(f.get("aliases", ())), terms=tuple(f.get("terms", ())),
+            covered_by=_covered_by(col, rulesets, f, entry) if tables_read else ())
     for fid, where in row_ids.items():
         if fid not in fouls and fid not in failed:
             file_, _, entry = where.partition(" [")

@@ -175,6 +175,9 @@ class Foul:
     judges use (the first is the one shown; later ones are other spellings and the everyday words
     for it, 誤ロン, 空ポン, 遅刻), ``reading`` kana, ``romaji`` the spellings people type,
     ``aliases`` the ways people describe the incident, ``terms`` the glossary terms naming it.
+    ``covered_by`` says where a ruleset whose table has no row for this foul deals with it, as
+    ``(ruleset id, "penalty:<foul id>" | "rule:<section ref>")`` pairs (EMA has no row for a wrong
+    draw; its "Wrongly revealing or picking tiles" rows cover it).
     """
 
     id: str
@@ -184,6 +187,7 @@ class Foul:
     romaji: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
+    covered_by: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -452,6 +452,7 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
 W_LINKED = 3.0
+COVERED_SHARE = 0.75  # share of a foul's names given to what covers it in a ruleset without its rows
 W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (divided by sqrt of its fouls)
 W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 QUESTION_RULE_BOOST = 1.5
@@ -720,6 +721,27 @@ class SearchIndex:
         for t in lib.glossary:
             self._index_term(t, fouls, rule_doc, rows_of_foul)
         self._index_section_words(lib, rule_doc)
+        self._index_covered(fouls, rule_doc)
+
+    def _index_covered(self, fouls, rule_doc: dict[tuple, int]) -> None:
+        """A foul's names, at :data:`COVERED_SHARE`, in the rows and sections that cover it in a
+        ruleset whose table has no row for it (``Foul.covered_by``: "wrong draw" reaches EMA's
+        "Wrongly revealing or picking tiles" rows)."""
+        for foul in fouls.values():
+            if not foul.covered_by:
+                continue
+            names = self._foul_templates.get(foul.id)
+            if names is None:
+                names = self._foul_templates[foul.id] = self._foul_template(foul)
+            scaled = {key: score * COVERED_SHARE for key, score in names.items()}
+            for rid, target in foul.covered_by:
+                kind, _, ref = target.partition(":")
+                docs = self._rows_of.get((rid, ref), ()) if kind == "penalty" else (
+                    (rule_doc[(rid, ref)],) if (rid, ref) in rule_doc else ())
+                for d in docs:
+                    self._copy_postings(d, scaled)
+                    for x in (*foul.japanese, *foul.reading):
+                        self._add_ja(d, x, W_ALIAS * COVERED_SHARE, name=True)
 
     def _index_section_words(self, lib: "Library", rule_doc: dict[tuple, int]) -> None:
         """The words people use for what a section answers: its ``search`` words (the handbook's,

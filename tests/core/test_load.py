@@ -295,6 +295,19 @@ CASES = [
     # HB063 a foul in fouls.toml has no row in any penalty table
     Case("hb063-foul-without-rows", "HB063", append("fouls.toml", FOUL.format(id="test-foul")),
          "fouls.toml", "test-foul", "no penalty table"),
+    # HB064 a foul's covered_by names an unknown ruleset, one with rows of the foul, or a missing target
+    Case("hb064-covered-by-missing-section", "HB064",
+         replace_once("fouls.toml", 'ema-rcr = ["rule:3.3.8"]\n\n[[foul]]\nid = "riichi-not-saying"',
+                      'ema-rcr = ["rule:3.3.9"]\n\n[[foul]]\nid = "riichi-not-saying"'),
+         "fouls.toml", "called-tile-placement", "rule:3.3.9"),
+    Case("hb064-covered-by-ruleset-with-rows", "HB064",
+         replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
+                      'azrm = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),
+         "fouls.toml", "wrong-draw", "has rows of this foul"),
+    Case("hb064-covered-by-unknown-ruleset", "HB064",
+         replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
+                      'wrc-2099 = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),
+         "fouls.toml", "wrong-draw", "wrc-2099"),
 ]
 
 # the codes listed in load.py's docstring (the table of HBnnn lines)

@@ -253,3 +253,21 @@ def test_the_first_three_rulings_show_a_close_section_beside_the_rows(library):
     hits = [h for h in library.search("said chii then changed it to pon", ruleset="azrm") if h.kind != "term"]
     assert {h.kind for h in hits[:3]} == {"penalty", "rule"}, keys(hits, 5)
     assert hits[0].ref == "changing-call"
+
+
+@pytest.mark.parametrize("ruleset", ["ema-rcr", "azrm", "wrc-2025", "rakkii-nomi-2026"])
+def test_a_foul_the_ruleset_lacks_reaches_what_covers_it(library, ruleset):
+    # fouls.toml `covered_by`: a table without a foul's rows names where it deals with it (EMA's
+    # "Wrongly revealing or picking tiles" rows cover a wrong draw; the WRC obstruction row covers
+    # slow play); each foul's own name, typed with that ruleset chosen, finds one of them among the
+    # first three rulings
+    checked = 0
+    for foul in library.fouls.values():
+        targets = {t for rid, t in foul.covered_by if rid == ruleset}
+        if not targets:
+            continue
+        got = {f"{h.kind}:{h.ref}" for h in [h for h in library.search(foul.name, ruleset=ruleset)
+                                               if h.kind != "term" and h.ruleset == ruleset][:3]}
+        assert targets & got, (foul.id, foul.name, targets, got)
+        checked += 1
+    assert checked >= 1
