@@ -228,6 +228,31 @@ def words(text: str) -> list[str]:
     return out
 
 
+# romaji verb endings -> the noun form the content's names use (tsumotta -> tsumo, agatta ->
+# agari, naita -> naki, sarashita -> sarashi, yonda -> yomi, tsumorimashita -> tsumori): Japanese
+# verbs typed in romaji ("agatta ato ni tsumotta"), tried longest ending first
+_ROMAJI_VERB_ENDINGS = (
+    ("mashita", ("",)), ("masen", ("",)), ("masu", ("",)),
+    ("shita", ("shi",)), ("shite", ("shi",)), ("chatta", ("",)), ("chatte", ("",)),
+    ("ttara", ("", "ri", "chi")), ("tteru", ("", "ri", "chi")),
+    ("tta", ("", "ri", "chi")), ("tte", ("", "ri", "chi")),
+    ("ita", ("ki", "gi")), ("ite", ("ki", "gi")), ("ida", ("gi",)), ("ide", ("gi",)),
+    ("nda", ("mi", "bi", "ni")), ("nde", ("mi", "bi", "ni")),
+    ("eta", ("e",)), ("ete", ("e",)),
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def romaji_bases(key: str) -> tuple[str, ...]:
+    """The noun forms a romaji verb form may stand for (``tsumotta`` -> ``tsumo``, ``tsumori``,
+    ``tsumochi``); empty for a word with no verb ending. The caller keeps those the index knows."""
+    for ending, tails in _ROMAJI_VERB_ENDINGS:
+        if key.endswith(ending) and len(key) - len(ending) >= 2:
+            stem = key[: -len(ending)]
+            return tuple(stem + t for t in tails if len(stem + t) >= 3)
+    return ()
+
+
 @functools.lru_cache(maxsize=8192)
 def _stem(key: str) -> str:
     """Snowball English stem of a key (numbers and mixed keys stay as they are); memoised, as the
@@ -907,6 +932,10 @@ class SearchIndex:
         for other in _SYNONYM_OF.get(_stem(romaji_key(base)), ()):
             for k in self._stems.get(other, ()):
                 found.setdefault(k, 0.75)
+        if not found and key.isalpha():  # a romaji verb form: agatta -> agari
+            for bkey in romaji_bases(key):
+                if bkey in self._postings:
+                    found.setdefault(bkey, 0.85)
         if len(key) >= 2 and (is_last or len(key) >= 4):
             i = bisect.bisect_left(self._keys, key)
             quality = 0.8 if is_last else 0.6

@@ -271,3 +271,25 @@ def test_a_foul_the_ruleset_lacks_reaches_what_covers_it(library, ruleset):
         assert targets & got, (foul.id, foul.name, targets, got)
         checked += 1
     assert checked >= 1
+
+
+@pytest.mark.parametrize("typed, base", [
+    ("tsumotta", "tsumo"), ("agatta", "agari"), ("naita", "naki"), ("sarashita", "sarashi"),
+    ("kitta", "kiri"), ("tsumorimashita", "tsumori"), ("yonda", "yomi"),
+])
+def test_a_romaji_verb_form_gives_its_noun_form(typed, base):
+    from handbook.core.search import romaji_bases
+
+    assert base in romaji_bases(typed)
+
+
+def test_an_english_word_gets_no_romaji_base():
+    from handbook.core.search import romaji_bases
+
+    assert romaji_bases("riichi") == () and romaji_bases("tile") == ()
+
+
+def test_a_sentence_of_romaji_verbs_finds_the_foul(library):
+    # "I drew after the win" typed as romaji verbs: agatta (agaru) and tsumotta (tsumoru)
+    hits = library.search("agatta ato de tsumotta", ruleset="wrc-2025")
+    assert hits and "playing-after-end" in penalty_refs(hits, 3), keys(hits, 5)
