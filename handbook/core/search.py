@@ -933,9 +933,7 @@ class SearchIndex:
             for k in self._stems.get(other, ()):
                 found.setdefault(k, 0.75)
         if not found and key.isalpha():  # a romaji verb form: agatta -> agari
-            for bkey in romaji_bases(key):
-                if bkey in self._postings:
-                    found.setdefault(bkey, 0.85)
+            found.update((b, 0.85) for b in romaji_bases(key) if b in self._postings)
         if len(key) >= 2 and (is_last or len(key) >= 4):
             i = bisect.bisect_left(self._keys, key)
             quality = 0.8 if is_last else 0.6
