@@ -386,6 +386,11 @@ class Library:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
         return self.warm().elsewhere(query, ruleset, limit=limit)
 
+    def covered_here(self, ruleset: str, target: str) -> list[Foul]:
+        """The fouls ``ruleset``'s table has no row for that the handbook reads as dealt with by
+        ``target`` (``"penalty:<foul id>"`` or ``"rule:<section ref>"``): ``Foul.covered_by``."""
+        return [f for f in self.fouls.values() if (ruleset, target) in f.covered_by]
+
     def search_editions(self, query: str, *, ruleset: str | None = None) -> list[str]:
         """Ids of the rulesets whose edition history matches ``query`` ("2016", "edition",
         "WRC 2015"), best first: the search screen links their Editions pages.

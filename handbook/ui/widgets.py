@@ -208,6 +208,19 @@ def handbook_notes(ctx: "AppContext", *, ruleset: str | None, conflict: str | No
     return out
 
 
+def covered_notes(ctx: "AppContext", rs, target: str) -> list[ft.Control]:
+    """A handbook-reading box naming the fouls ``rs``'s table has no row for that this row or
+    section (``target``, "penalty:<id>" / "rule:<ref>") answers (``Foul.covered_by``)."""
+    fouls = ctx.library.covered_here(rs.id, target)
+    if not fouls:
+        return []
+    _ = ctx._
+    names = ", ".join(f"{f.name} ({f.japanese[0]})" for f in fouls)
+    text = _("The {ruleset} table has no row of its own for: {fouls}. The handbook reads them as "
+             "answered here.").format(ruleset=rs.short, fouls=names)
+    return [note_box(ctx, "interpretation", text, ruleset=rs.id)]
+
+
 def snack_bar(ctx: "AppContext", text: str, *, action: str | None = None,
               on_action: Callable | None = None, seconds: int | None = None) -> ft.SnackBar:
     """A message at the bottom of the screen whose buttons a thumb can hit: the ``action`` (e.g.

@@ -99,3 +99,15 @@ def test_chombo_calculator_shows_the_edition_and_reading(ctx):
     assert "Other editions" in ema and ema.count("20,000") == 1
     wrc = " ".join(texts(build(ctx, "/tools/chombo?ruleset=wrc-2025")))
     assert "Handbook's reading" in wrc and "20-point chombo" in wrc
+
+
+def test_a_row_or_section_names_the_fouls_it_covers_for_its_table(ctx, library):
+    # fouls.toml covered_by: EMA has no wrong-draw row; its picking-tiles rows and §3.4.8 say so
+    wrong_draw = library.fouls["wrong-draw"]
+    for route in ("/penalties/ema-rcr/revealed-tiles", "/rules/ema-rcr/3.4.8"):
+        note = [t for t in texts(build(ctx, route)) if "has no row of its own" in t]
+        assert note and wrong_draw.name in note[0], (route, note)
+    # AZRM has its own wrong-draw rows, so its revealed-tiles row names only what AZRM lacks
+    azrm = " ".join(t for t in texts(build(ctx, "/penalties/azrm/revealed-tiles")) if "has no row of its own" in t)
+    assert library.fouls["destroying-wall"].name in azrm and wrong_draw.name not in azrm
+    assert not [t for t in texts(build(ctx, "/penalties/azrm/wrong-draw")) if "has no row of its own" in t]

@@ -24,6 +24,7 @@ from handbook.ui.widgets import (
     badge,
     empty_note,
     filter_field,
+    covered_notes,
     handbook_notes,
     nav_tile,
     note_badge,
@@ -316,6 +317,7 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
         controls.append(ft.Text(f"{named.japanese[0]}{reading} · {named.name}", size=BODY_SIZE,
                                 color=ft.Colors.ON_SURFACE_VARIANT, key="foul-names",
                                 tooltip=_("Names given by the handbook")))
+    controls.extend(covered_notes(ctx, rs, f"penalty:{foul}"))
     for row in rows:
         controls.append(ft.Semantics(header=True, heading_level=1,
                                      content=ft.Text(row.foul, size=20, weight=ft.FontWeight.BOLD)))

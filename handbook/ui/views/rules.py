@@ -21,6 +21,7 @@ from handbook.ui.widgets import (
     SMALL_SIZE,
     badge,
     empty_note,
+    covered_notes,
     handbook_notes,
     nav_tile,
     note_badge,
@@ -203,6 +204,7 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
                                   *rule_text(ctx, sec.text, ruleset=rs.id)]
     notes = handbook_notes(ctx, ruleset=rs.id, conflict=sec.conflict,
                            interpretations=sec.interpretations, edition_notes=sec.edition_notes)
+    notes += covered_notes(ctx, rs, f"rule:{sec.ref}")
     if notes:
         controls.append(ft.Container(ft.Column(notes, spacing=8), padding=ft.Padding.only(top=8)))
 
