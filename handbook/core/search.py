@@ -113,7 +113,23 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("riichi", "reach"),
     ("furiten", "sacred"),
     ("tile", "hai"),
+    # romaji words for the table's everyday actions and things (a query typed as a Japanese
+    # sentence: "tehai wo taoshita", "riichi tte iwanakatta", "taku wo tataku")
+    ("hand", "tehai"), ("table", "taku"), ("tap", "tataku", "bang"), ("silent", "damatte", "mugon"),
+    ("priority", "precedence", "yuusen"), ("ruling", "saitei"), ("order", "junban"), ("place", "basho"),
+    ("inaudible", "kikoenai"),
 )
+# romaji forms joined to the English groups above (the same words in Japanese sentences)
+ROMAJI_GROUPS: dict[str, tuple[str, ...]] = {
+    "show": ("taosu", "taoshita", "taoshi", "akete", "akeru", "mieta", "miechatta", "mieru", "miseta"),
+    "call": ("iu", "itta", "iwazu", "iwanai", "iwanakatta", "hassei"),
+    "forget": ("nashi", "wasure", "wasureta"),
+    "discard": ("kiru", "kitta", "sute", "suteta", "dahai"),
+    "take": ("toru", "totta", "tori"),
+    "stick": ("kyoutaku", "tenbou", "riichibou"),
+    "argue": ("fuman", "fufuku", "monku"),
+}
+SYNONYMS = tuple(g + ROMAJI_GROUPS.get(g[0], ()) for g in SYNONYMS)
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
