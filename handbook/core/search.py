@@ -665,14 +665,35 @@ class SearchIndex:
         self._ja_pending.append((doc_id, text, weight, name))
 
     _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams"})
+    _NAME_TABLES = frozenset({"_exact_docs", "_stem_docs", "_pair_docs"})
 
     def __getattr__(self, name: str):
         # only called for an attribute not set yet: the Japanese tables before the first
-        # Japanese query (an English-only session never builds them)
+        # Japanese query (an English-only session never builds them), the names' tables before
+        # the first search
         if name in SearchIndex._JA_TABLES:
             self._build_ja()
             return self.__dict__[name]
+        if name in SearchIndex._NAME_TABLES:
+            self._build_names()
+            return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_names(self) -> None:
+        """The names' inverted tables for the name bonuses (~1 ms, once): each exact form, title
+        stem and pair of adjacent title stems -> the documents that have it, in document order."""
+        exact: dict[str, list[int]] = defaultdict(list)
+        stem: dict[str, list[int]] = defaultdict(list)
+        pair: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for d, doc in enumerate(self.docs):
+            for f in doc.exact_set:
+                exact[f].append(d)
+            for w in doc.stem_set:
+                stem[w].append(d)
+            for p in doc.pairs:
+                pair[p].append(d)
+        self._stem_docs, self._pair_docs = dict(stem), dict(pair)
+        self._exact_docs = dict(exact)  # last: _name_bonuses reads it first
 
     def _build_ja(self) -> None:
         """The Japanese tables from the fields :meth:`_add_ja` recorded (~15 ms, once)."""
@@ -1192,19 +1213,33 @@ class SearchIndex:
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
         pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        # the documents a bonus can reach, from the names' inverted tables: named exactly, or
+        # sharing a stem of the query (a phrase or a word pair needs a shared stem)
+        exact_docs, stem_docs, pair_docs = self._exact_docs, self._stem_docs, self._pair_docs
+        exact: set[int] = set()
+        for f in qforms:
+            exact.update(exact_docs.get(f, ()))
+        sharing: set[int] = set()
+        for w in qset:
+            sharing.update(stem_docs.get(w, ()))
+        pair_count: dict[int, int] = {}
+        for p in qpairs:
+            for d in pair_docs.get(p, ()):
+                pair_count[d] = pair_count.get(d, 0) + 1
+        named = exact | sharing
         docs, groups = self.docs, self._groups
         for s, d in in_scope:
-            if pool is None or d in pool:
+            if d in named and (pool is None or d in pool):
                 doc = docs[d]
-                if not qforms.isdisjoint(doc.exact_set):
+                if d in exact:
                     # a glossary term named exactly comes first: it explains the word and links on
                     s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
                 elif qstems and doc.stem_set.issuperset(qstems) and doc.has_phrase(qstems):
                     s += PHRASE_BONUS
-                if qpairs and not qpairs.isdisjoint(doc.pairs):
+                if d in pair_count:
                     # words that stand together in a name ("closed kan", "riichi stick")
-                    s += PAIR_BONUS * len(qpairs & doc.pairs)
-                if qset and not qset.isdisjoint(doc.stem_set):
+                    s += PAIR_BONUS * pair_count[d]
+                if d in sharing:
                     s += TITLE_SHARE_BONUS * doc.title_share(qset)
             key = groups[d]
             if key not in best or s > best[key][0]:
