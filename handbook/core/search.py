@@ -62,7 +62,6 @@ try:  # kana -> romaji for the readings (pure Python); without it romaji come fr
     from jaconv import kana2alphabet as _kana2alphabet
 except ImportError:  # pragma: no cover - a trimmed build
     _kana2alphabet = None
-from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
 from handbook.core.model import Hit
@@ -364,6 +363,16 @@ def _forms_of(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _deletions(word: str, depth: int) -> frozenset[str]:
+    """``word`` and every string made by deleting ``depth`` or fewer of its characters."""
+    out = {word}
+    frontier = out
+    for _ in range(depth):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out = out | frontier
+    return frozenset(out)
+
+
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
     n = len(sub)
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
@@ -523,7 +532,7 @@ class SearchIndex:
             self._build(library)
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
-        self._fuzzy_by_length: dict[tuple[int, int], list[str]] = {}  # see _fuzzy_choices
+        self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
@@ -914,9 +923,7 @@ class SearchIndex:
                 i += 1
         if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
             limit = 2 if len(word) >= 9 else 1
-            for k, dist, _ in process.extract(key, self._fuzzy_choices(len(key), limit),
-                                              scorer=DamerauLevenshtein.distance,
-                                              score_cutoff=limit, limit=None):
+            for k, dist in self._typo_matches(key, limit):
                 if abs(len(k) - len(key)) <= limit:
                     quality = 0.55 if dist == 1 else 0.45
                     found.setdefault(k, quality)
@@ -925,14 +932,43 @@ class SearchIndex:
                         found.setdefault(other, quality * 0.95)
         return found
 
-    def _fuzzy_choices(self, length: int, limit: int) -> list[str]:
-        """The typo-matching vocabulary narrowed to the keys ``limit`` letters or fewer longer or
-        shorter than ``length`` (no other key is within ``limit`` edits), in the same order."""
-        choices = self._fuzzy_by_length.get((length, limit))
-        if choices is None:
-            choices = self._fuzzy_by_length[(length, limit)] = [
-                k for k in self._fuzzy_keys if abs(len(k) - length) <= limit]
-        return choices
+    def _typo_matches(self, key: str, limit: int) -> list[tuple[str, int]]:
+        """The typo-matching vocabulary's keys within ``limit`` edits of ``key`` (Damerau-Levenshtein
+        distance, RapidFuzz), nearest first, then in key order.
+
+        Only keys that share a string made by ``limit`` or fewer deletions with ``key`` can be within
+        ``limit`` edits (each edit -- insertion, deletion, substitution, transposition -- is undone
+        by deleting one character on each side at most): those few are measured, not the whole
+        vocabulary."""
+        variants = _deletions(key, limit)
+        near: set[str] = set()
+        for length in range(max(4, len(key) - limit), len(key) + limit + 1):
+            table = self._deletion_table(length, limit)
+            for v in variants:
+                found = table.get(v)
+                if found is not None:
+                    near.update(found)
+        distance = DamerauLevenshtein.distance
+        out = []
+        for k in near:
+            dist = distance(key, k, score_cutoff=limit)
+            if dist <= limit:
+                out.append((dist, k))
+        out.sort()
+        return [(k, dist) for dist, k in out]
+
+    def _deletion_table(self, length: int, depth: int) -> dict[str, list[str]]:
+        """Every string made by ``depth`` or fewer deletions from a typo-matching key of ``length``
+        letters -> those keys (built on first use, per length and depth)."""
+        table = self._deletion_tables.get((length, depth))
+        if table is None:
+            built: dict[str, list[str]] = defaultdict(list)
+            for k in self._fuzzy_keys:
+                if len(k) == length:
+                    for v in _deletions(k, depth):
+                        built[v].append(k)
+            table = self._deletion_tables[(length, depth)] = dict(built)
+        return table
 
     def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
         per: dict[int, float] = {}

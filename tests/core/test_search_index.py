@@ -80,12 +80,51 @@ def test_the_memo_keeps_a_bounded_number_of_words(monkeypatch):
     assert calls == ["a", "bb", "ccc", "dddd", "a"]  # "a" was the oldest when "dddd" came
 
 
-def test_typo_vocabulary_by_length_is_the_whole_vocabulary_narrowed(library):
+def _typo(word: str, n: int, seed: int) -> str:
+    """``word`` with ``n`` random edits (insertion, deletion, substitution, transposition)."""
+    import random
+
+    rnd = random.Random(seed)
+    for _ in range(n):
+        op, i, c = rnd.randrange(4), rnd.randrange(len(word) + 1), rnd.choice("aeioustnr")
+        if op == 0:
+            word = word[:i] + c + word[i:]
+        elif op == 1 and len(word) > 1:
+            word = word[:i] + word[i + 1:]
+        elif op == 2 and i < len(word):
+            word = word[:i] + c + word[i + 1:]
+        elif op == 3 and i + 1 < len(word):
+            word = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    return word
+
+
+def test_typo_matches_are_those_of_a_scan_of_the_whole_vocabulary(library):
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+
     index = SearchIndex(library)
-    for length in range(4, 14):
+    keys = index._fuzzy_keys
+    words = {_typo(k, n, seed) for seed, k in enumerate(keys[::3]) for n in (1, 2, 3)}
+    words |= {"revaeled", "obstrcution", "furitne", "atamahene", "mumbled", "understood", "declaired"}
+    checked = 0
+    for word in sorted(w for w in words if w.isalpha() and len(w) >= 3):
         for limit in (1, 2):
-            expected = [k for k in index._fuzzy_keys if abs(len(k) - length) <= limit]
-            assert index._fuzzy_choices(length, limit) == expected
+            scanned = [(k, d) for k, d, _ in process.extract(
+                word, [k for k in keys if abs(len(k) - len(word)) <= limit],
+                scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=None)]
+            assert index._typo_matches(word, limit) == scanned, (word, limit)
+            checked += bool(scanned)
+    assert checked > 500
+
+
+def test_name_bonus_tables_hold_each_document_under_its_names(library):
+    index = SearchIndex(library)
+    assert "_exact_docs" not in vars(index)
+    index.search("chombo")
+    for table, field in ((index._exact_docs, "exact_set"), (index._stem_docs, "stem_set"),
+                         (index._pair_docs, "pairs")):
+        assert {(name, d) for name, ds in table.items() for d in ds} == {
+            (name, d) for d, doc in enumerate(index.docs) for name in getattr(doc, field)}
 
 
 def test_the_garbage_collector_is_back_after_loading_even_on_bad_content(tmp_path):
