@@ -46,7 +46,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
-import heapq
 import functools
 import math
 import re
@@ -432,18 +431,29 @@ class _Doc:
         """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
         Each stem's titles (title, count) and share alone are indexed on first use."""
         index = self.share_index
-        titles = self.title_stems
         if index is None:
-            found: dict[str, list[tuple[int, int]]] = {}
-            for i, t in enumerate(titles):
-                for w in dict.fromkeys(t):
-                    found.setdefault(w, []).append((i, t.count(w)))
-            # with the share when the query has this one stem of the document's titles
-            index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
-                                        for w, hits in found.items()}
+            index = self.share_table()
         present = [w for w in qset if w in index]
         if len(present) == 1:
             return index[present[0]][1]
+        return self.shared_titles(present)
+
+    def share_table(self) -> dict[str, tuple[list[tuple[int, int]], float]]:
+        """Each stem's titles (title, count) and its share when the query has this one stem of
+        the document's titles (``share_index``, built on first use)."""
+        titles = self.title_stems
+        found: dict[str, list[tuple[int, int]]] = {}
+        for i, t in enumerate(titles):
+            for w in dict.fromkeys(t):
+                found.setdefault(w, []).append((i, t.count(w)))
+        index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
+                                    for w, hits in found.items()}
+        return index
+
+    def shared_titles(self, present) -> float:
+        """:meth:`title_share` for two or more of the query's stems in the titles (``present``)."""
+        index = self.share_index
+        titles = self.title_stems
         counts: dict[int, int] = {}
         for w in present:
             for i, n in index[w][0]:
@@ -542,6 +552,7 @@ class SearchIndex:
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
         # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
         self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
         for rs in library.rulesets.values():
@@ -970,10 +981,24 @@ class SearchIndex:
             table = self._deletion_tables[(length, depth)] = dict(built)
         return table
 
-    def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
+    def _latin_unit(self, word: str, is_last: bool, ruleset: str | None, editions: bool
+                    ) -> tuple[dict[int, float], int, bool]:
+        """A query word's unit: ``{doc: score}`` over the documents a search with ``ruleset`` may
+        show (each doc's best matching key counts), how many documents of the whole corpus it
+        matches (its rarity), and True (the unit is narrowed to the scope already)."""
+        candidates = self._candidates(word, is_last)
+        everywhere = self._postings
+        if len(candidates) == 1:
+            (only,) = candidates
+            count = len(everywhere[only])
+        else:
+            count = len(set().union(*[everywhere[key] for key in candidates]))
+        scoped = self._scoped_postings(ruleset, editions)
         per: dict[int, float] = {}
-        for key, quality in self._candidates(word, is_last).items():
-            postings = self._postings[key]
+        for key, quality in candidates.items():
+            postings = scoped.get(key)
+            if not postings:
+                continue
             if not per:  # the first key: every posting (all scores are positive)
                 per = {doc: weight * quality for doc, weight in postings.items()}
                 continue
@@ -982,7 +1007,22 @@ class SearchIndex:
                 s = weight * quality
                 if s > get(doc, 0.0):
                     per[doc] = s
-        return per
+        return per, count, True
+
+    def _scoped_postings(self, ruleset: str | None, editions: bool) -> dict[str, dict[int, float]]:
+        """The postings narrowed to the documents a search with ``ruleset`` may show (built on
+        first use, per ruleset; a key's postings all in the scope are shared, not copied)."""
+        key = (ruleset, editions)
+        scoped = self._scoped.get(key)
+        if scoped is None:
+            scope = self._scope(ruleset, editions)
+            scoped = {}
+            for k, docs in self._postings.items():
+                mine = {d: w for d, w in docs.items() if d in scope}
+                if mine:
+                    scoped[k] = docs if len(mine) == len(docs) else mine
+            self._scoped[key] = scoped
+        return scoped
 
     def _japanese_unit(self, seg: str) -> dict[int, float]:
         """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
@@ -1051,12 +1091,16 @@ class SearchIndex:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
-    def _units(self, q: str, raw: str = "", *, join: bool = True) -> tuple[list[dict[int, float]], str, bool]:
+    def _units(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+               editions: bool = False) -> tuple[list[tuple[dict[int, float], int, bool]], str, bool]:
         """The query's units (one per Japanese segment, per content word of a Japanese sentence
-        and per latin word), each a ``{doc: score}``, and the latin part of the query."""
-        units: list[dict[int, float]] = []
+        and per latin word), each a ``{doc: score}`` with the number of documents it matches in
+        the whole corpus and whether it is narrowed to ``ruleset``'s scope already, and the latin
+        part of the query."""
+        units: list[tuple[dict[int, float], int, bool]] = []
         for seg in _CJK.findall(q):
-            units.append(self._japanese_unit(kana_fold(seg)))
+            unit = self._japanese_unit(kana_fold(seg))
+            units.append((unit, len(unit), False))
         if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
             raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
             ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
@@ -1074,7 +1118,7 @@ class SearchIndex:
                                 break
                         n -= 1
                     if unit:
-                        units.append(unit)
+                        units.append((unit, len(unit), False))
         latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
@@ -1089,7 +1133,7 @@ class SearchIndex:
             qwords = ["".join(qwords)]
             joined = True
         for n, w in enumerate(qwords):
-            units.append(self._latin_unit(w, n == len(qwords) - 1))
+            units.append(self._latin_unit(w, n == len(qwords) - 1, ruleset, editions))
         return units, latin, joined
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
@@ -1118,12 +1162,12 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scores, units, latin, joined = self._ref_scores(q, query)
+        scores, units, latin, joined = self._ref_scores(q, query, ruleset=ruleset, editions=editions)
         strength = self._unit_scores(scores, units, ruleset, editions)
         if not strength and joined:
             # words read as one romaji name ("agari houki ron") that this ruleset does not have:
             # the words one by one
-            scores, units, latin, _ = self._ref_scores(q, query, join=False)
+            scores, units, latin, _ = self._ref_scores(q, query, join=False, ruleset=ruleset, editions=editions)
             strength = self._unit_scores(scores, units, ruleset, editions)
         self._lift(scores, strength)
         if _QUESTION.search(q):
@@ -1159,8 +1203,8 @@ class SearchIndex:
         out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
         return out
 
-    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True
-                    ) -> tuple[dict[int, float], list[dict[int, float]], str, bool]:
+    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+                    editions: bool = False) -> tuple[dict[int, float], list[tuple[dict[int, float], int, bool]], str, bool]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
         the query's units and Latin part when it is not only a reference, and whether its words
         were read as one romaji name."""
@@ -1187,22 +1231,27 @@ class SearchIndex:
         if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
             for d in self._sections.get(ref.group(1), ()):
                 scores[d] += 50.0
-        units, latin, joined = self._units(q, raw, join=join)
+        units, latin, joined = self._units(q, raw, join=join, ruleset=ruleset, editions=editions)
         return scores, units, latin, joined
 
-    def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
+    def _unit_scores(self, scores: dict[int, float], units: list[tuple[dict[int, float], int, bool]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:
         """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
         is left out) to ``scores``; return how strongly each document matched (its average match, scaled by the share of the query it matched)."""
-        known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
-        total = sum(w for _, w in known)
+        known = [(u, math.log(1.0 + self._idf_n / (1.0 + n)), narrowed) for u, n, narrowed in units if n]
+        total = sum(w for _, w, _ in known)
         strength: dict[int, float] = {}
         if not known:
             return strength
         matched: dict[int, float] = defaultdict(float)
         raw: dict[int, float] = defaultdict(float)
         scope = self._scope(ruleset, editions)
-        for per, idf in known:
+        for per, idf, narrowed in known:
+            if narrowed:
+                for d, s in per.items():
+                    matched[d] += idf
+                    raw[d] += idf * s
+                continue
             for d, s in per.items():
                 if d in scope:
                     matched[d] += idf
@@ -1248,7 +1297,8 @@ class SearchIndex:
         scope = self._scope(ruleset, editions)
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
-        pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        pool = ({d for _s, d in sorted(in_scope, reverse=True)[:BONUS_POOL]} if len(in_scope) > BONUS_POOL
+                else None)
         # the documents a bonus can reach, from the names' inverted tables: named exactly, or
         # sharing a stem of the query (a phrase or a word pair needs a shared stem)
         exact_docs, stem_docs, pair_docs = self._exact_docs, self._stem_docs, self._pair_docs
@@ -1275,10 +1325,16 @@ class SearchIndex:
                 if d in pair_count:
                     # words that stand together in a name ("closed kan", "riichi stick")
                     s += PAIR_BONUS * pair_count[d]
-                if d in sharing:
-                    s += TITLE_SHARE_BONUS * doc.title_share(qset)
+                if d in sharing:  # doc.title_share(qset), the usual case (one stem shared) inline
+                    index = doc.share_index
+                    if index is None:
+                        index = doc.share_table()
+                    present = [w for w in qset if w in index]
+                    s += TITLE_SHARE_BONUS * (index[present[0]][1] if len(present) == 1
+                                              else doc.shared_titles(present))
             key = groups[d]
-            if key not in best or s > best[key][0]:
+            kept = best.get(key)
+            if kept is None or s > kept[0]:
                 best[key] = (s, d)
         return best
 
