@@ -407,8 +407,6 @@ class _Doc:
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
-    share_index: dict[str, tuple[list[tuple[int, int]], float]] | None = None  # see title_share
-
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
@@ -426,39 +424,6 @@ class _Doc:
         if not all(p in pairs for p in zip(qstems, qstems[1:], strict=False)):
             return False
         return any(_contains(t, qstems) for t in self.title_stems)
-
-    def title_share(self, qset: set[str]) -> float:
-        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
-        Each stem's titles (title, count) and share alone are indexed on first use."""
-        index = self.share_index
-        if index is None:
-            index = self.share_table()
-        present = [w for w in qset if w in index]
-        if len(present) == 1:
-            return index[present[0]][1]
-        return self.shared_titles(present)
-
-    def share_table(self) -> dict[str, tuple[list[tuple[int, int]], float]]:
-        """Each stem's titles (title, count) and its share when the query has this one stem of
-        the document's titles (``share_index``, built on first use)."""
-        titles = self.title_stems
-        found: dict[str, list[tuple[int, int]]] = {}
-        for i, t in enumerate(titles):
-            for w in dict.fromkeys(t):
-                found.setdefault(w, []).append((i, t.count(w)))
-        index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
-                                    for w, hits in found.items()}
-        return index
-
-    def shared_titles(self, present) -> float:
-        """:meth:`title_share` for two or more of the query's stems in the titles (``present``)."""
-        index = self.share_index
-        titles = self.title_stems
-        counts: dict[int, int] = {}
-        for w in present:
-            for i, n in index[w][0]:
-                counts[i] = counts.get(i, 0) + n
-        return max(n / len(titles[i]) for i, n in counts.items())
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -553,6 +518,7 @@ class SearchIndex:
                         for d, doc in enumerate(self.docs)]
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
+        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
         # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
         self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
         for rs in library.rulesets.values():
@@ -685,7 +651,7 @@ class SearchIndex:
         self._ja_pending.append((doc_id, text, weight, name))
 
     _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams"})
-    _NAME_TABLES = frozenset({"_exact_docs", "_stem_docs", "_pair_docs"})
+    _NAME_TABLES = frozenset({"_exact_docs", "_stem_docs", "_pair_docs", "_title_doc", "_title_len"})
 
     def __getattr__(self, name: str):
         # only called for an attribute not set yet: the Japanese tables before the first
@@ -700,11 +666,14 @@ class SearchIndex:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _build_names(self) -> None:
-        """The names' inverted tables for the name bonuses (~1 ms, once): each exact form, title
-        stem and pair of adjacent title stems -> the documents that have it, in document order."""
+        """The names' inverted tables for the name bonuses (~2 ms, once): each exact form, title
+        stem and pair of adjacent title stems -> the documents that have it, in document order;
+        every title numbered across the documents, with its document and its length (in stems)."""
         exact: dict[str, list[int]] = defaultdict(list)
         stem: dict[str, list[int]] = defaultdict(list)
         pair: dict[tuple[str, str], list[int]] = defaultdict(list)
+        title_doc: list[int] = []
+        title_len: list[int] = []
         for d, doc in enumerate(self.docs):
             for f in doc.exact_set:
                 exact[f].append(d)
@@ -712,8 +681,32 @@ class SearchIndex:
                 stem[w].append(d)
             for p in doc.pairs:
                 pair[p].append(d)
+            for t in doc.title_stems:
+                title_doc.append(d)
+                title_len.append(len(t))
+        self._title_doc, self._title_len = title_doc, title_len
         self._stem_docs, self._pair_docs = dict(stem), dict(pair)
         self._exact_docs = dict(exact)  # last: _name_bonuses reads it first
+
+    def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, list[tuple[int, int]]]:
+        """Each title stem -> the titles (numbered as in ``_title_doc``) of the documents a search
+        with ``ruleset`` may show that hold it, with how many times (built on first use, per ruleset)."""
+        key = (ruleset, editions)
+        table = self._titles_in_scope.get(key)
+        if table is None:
+            scope = self._scope(ruleset, editions)
+            built: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            g = 0
+            for d, doc in enumerate(self.docs):
+                if d not in scope:
+                    g += len(doc.title_stems)
+                    continue
+                for t in doc.title_stems:
+                    for w in dict.fromkeys(t):
+                        built[w].append((g, t.count(w)))
+                    g += 1
+            table = self._titles_in_scope[key] = dict(built)
+        return table
 
     def _build_ja(self) -> None:
         """The Japanese tables from the fields :meth:`_add_ja` recorded (~15 ms, once)."""
@@ -1301,18 +1294,16 @@ class SearchIndex:
                 else None)
         # the documents a bonus can reach, from the names' inverted tables: named exactly, or
         # sharing a stem of the query (a phrase or a word pair needs a shared stem)
-        exact_docs, stem_docs, pair_docs = self._exact_docs, self._stem_docs, self._pair_docs
+        exact_docs, pair_docs = self._exact_docs, self._pair_docs
         exact: set[int] = set()
         for f in qforms:
             exact.update(exact_docs.get(f, ()))
-        sharing: set[int] = set()
-        for w in qset:
-            sharing.update(stem_docs.get(w, ()))
+        sharing = self._title_shares(qset, ruleset, editions)
         pair_count: dict[int, int] = {}
         for p in qpairs:
             for d in pair_docs.get(p, ()):
                 pair_count[d] = pair_count.get(d, 0) + 1
-        named = exact | sharing
+        named = exact.union(sharing)
         docs, groups = self.docs, self._groups
         for s, d in in_scope:
             if d in named and (pool is None or d in pool):
@@ -1325,18 +1316,29 @@ class SearchIndex:
                 if d in pair_count:
                     # words that stand together in a name ("closed kan", "riichi stick")
                     s += PAIR_BONUS * pair_count[d]
-                if d in sharing:  # doc.title_share(qset), the usual case (one stem shared) inline
-                    index = doc.share_index
-                    if index is None:
-                        index = doc.share_table()
-                    present = [w for w in qset if w in index]
-                    s += TITLE_SHARE_BONUS * (index[present[0]][1] if len(present) == 1
-                                              else doc.shared_titles(present))
+                if d in sharing:
+                    s += TITLE_SHARE_BONUS * sharing[d]
             key = groups[d]
             kept = best.get(key)
             if kept is None or s > kept[0]:
                 best[key] = (s, d)
         return best
+
+    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool) -> dict[int, float]:
+        """Each document of the scope with a title holding a stem of ``qset``: the largest share of
+        one of its titles' stems that are in ``qset`` (a stem twice in a title counts twice)."""
+        titles_of, title_doc, title_len = self._scoped_titles(ruleset, editions), self._title_doc, self._title_len
+        per_title: dict[int, int] = {}
+        for w in qset:
+            for g, n in titles_of.get(w, ()):
+                per_title[g] = per_title.get(g, 0) + n
+        shares: dict[int, float] = {}
+        for g, n in per_title.items():
+            d = title_doc[g]
+            share = n / title_len[g]
+            if share > shares.get(d, 0.0):
+                shares[d] = share
+        return shares
 
     def _damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """Across rulesets, the same foul's rows after the first count half, so that one foul's

@@ -127,6 +127,24 @@ def test_name_bonus_tables_hold_each_document_under_its_names(library):
             (name, d) for d, doc in enumerate(index.docs) for name in getattr(doc, field)}
 
 
+@pytest.mark.parametrize("ruleset", [None, "azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"])
+def test_title_shares_are_those_of_a_scan_of_every_title(library, ruleset):
+    index = SearchIndex(library)
+    index.search("chombo")
+    scope = index._scope(ruleset, False)
+    stems = sorted({w for doc in index.docs for t in doc.title_stems for w in t})
+    queries = [{"tile"}, {"call", "pon", "tile", "take", "not"}, {"dead", "hand"}, {"riichi", "stick"}, {"zzz"}]
+    queries += [set(stems[i::97]) for i in range(0, 97, 7)]
+    for qset in queries:
+        scanned = {}
+        for d in scope:
+            for t in index.docs[d].title_stems:
+                n = sum(t.count(w) for w in qset)
+                if n:
+                    scanned[d] = max(scanned.get(d, 0.0), n / len(t))
+        assert index._title_shares(qset, ruleset, False) == scanned, sorted(qset)
+
+
 def test_the_garbage_collector_is_back_after_loading_even_on_bad_content(tmp_path):
     import gc
 
