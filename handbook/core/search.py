@@ -304,13 +304,33 @@ def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
     """The spelling-insensitive keys of ``text``'s words (stopwords left out), each with the
     weight factor of its count (``1 + 0.3 ln n``);
     memoised, as the fouls' names and aliases are indexed once for every table's rows."""
-    counts: dict[str, int] = defaultdict(int)
+    counts: dict[str, int] = {}
+    get = counts.get
+    token_keys = _TOKEN_KEYS
     # each distinct token once, with its count (a key's first occurrence keeps its place)
     for token, n in Counter(_WORD.findall(fold(text))).items():
-        for w in (words(token) if ("-" in token or "'" in token or "’" in token) else (token,)):
-            if w not in STOPWORDS:
-                counts[romaji_key(w)] += n
-    return tuple((key, 1.0 + 0.3 * math.log(n)) for key, n in counts.items())
+        keys = token_keys.get(token)
+        if keys is None:
+            keys = token_keys[token] = _token_keys(token)
+        for key in keys:
+            counts[key] = get(key, 0) + n
+    return tuple((key, _count_factor(n)) for key, n in counts.items())
+
+
+_TOKEN_KEYS: dict[str, tuple[str, ...]] = {}  # a folded token -> its keys (see _token_keys)
+
+
+def _token_keys(token: str) -> tuple[str, ...]:
+    """The spelling-insensitive keys of one folded token of :data:`_WORD` (a hyphenated token
+    gives its parts and the joined form), stopwords left out."""
+    parts = words(token) if ("-" in token or "'" in token or "’" in token) else (token,)
+    return tuple(romaji_key(w) for w in parts if w not in STOPWORDS)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_factor(n: int) -> float:
+    """The weight factor of a word that comes ``n`` times in a field: ``1 + 0.3 ln n``."""
+    return 1.0 + 0.3 * math.log(n)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -609,8 +629,13 @@ class SearchIndex:
             self._postings = postings
         return template
 
-    def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
+    def _copy_postings(self, doc_id: int, template: dict[str, float], *, new: bool = False) -> None:
+        """Add ``template``'s postings to ``doc_id`` (``new``: a document with no postings yet)."""
         post = self._postings
+        if new:
+            for key, score in template.items():
+                post[key][doc_id] = score
+            return
         for key, score in template.items():
             docs = post[key]
             cur = docs.get(doc_id)
@@ -864,7 +889,7 @@ class SearchIndex:
             exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
             listed=listed, foul=r.id, cites=cited))
         # a row the same in several tables (WRC and its lower column, Rakkii Nomi): indexed once, copied
-        self._copy_postings(d, self._row_template(r, foul))
+        self._copy_postings(d, self._row_template(r, foul), new=True)
         if foul:
             for x in (*foul.japanese, *foul.reading):
                 self._add_ja(d, x, W_TERM, name=True)
