@@ -137,13 +137,28 @@ def fold(text: str) -> str:
     every query is compared in."""
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_MACRONS).translate(_KATA_TO_HIRA)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if _HAS_MACRON.search(text):
+        text = text.translate(_MACRONS)
+    if _HAS_KATAKANA.search(text):
+        text = text.translate(_KATA_TO_HIRA)
     # drop remaining combining accents (é -> e) but keep kana voicing marks intact
     decomposed = unicodedata.normalize("NFD", text)
     if len(decomposed) != len(text):
-        text = unicodedata.normalize(
-            "NFC", "".join(c for c in decomposed if not (unicodedata.combining(c) and ord(c) < 0x3000)))
+        marks = _accent_marks()
+        text = unicodedata.normalize("NFC", marks.sub("", decomposed) if marks.search(decomposed) else decomposed)
     return text
+
+
+_HAS_MACRON = re.compile("[āīūēōâîûêô]")  # the keys of _MACRONS
+_HAS_KATAKANA = re.compile("[\u30a1-\u30f6]")  # the keys of _KATA_TO_HIRA
+
+
+@functools.lru_cache(maxsize=1)
+def _accent_marks() -> re.Pattern:
+    """Every combining mark below U+3000 (accents; not the kana voicing marks), as one class."""
+    marks = [c for c in map(chr, range(0x3000)) if unicodedata.combining(c)]
+    return re.compile("[" + "".join(re.escape(c) for c in marks) + "]")
 
 
 # --- Japanese ------------------------------------------------------------------------------------
