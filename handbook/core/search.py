@@ -533,16 +533,16 @@ class SearchIndex:
         # the Japanese fields, their names and character pairs (_ja_fields, _ja_name_index,
         # _field_grams, _ja_grams) are built by the first query with Japanese in it: see _build_ja
         self._ja_pending: list[tuple[int, str, float, bool]] = []
-        self._ja_lock = threading.Lock()
         self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
         self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
         with paused_gc():
             self._build(library)
+        # the building's scratch tables
+        del self._foul_templates, self._row_templates, self._glossary, self._fouls_of_term
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
-        self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
@@ -551,9 +551,6 @@ class SearchIndex:
         # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
-        self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
-        self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
-        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
         # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
         self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
         for rs in library.rulesets.values():
@@ -562,11 +559,57 @@ class SearchIndex:
         for w in ("section", "sec", "rule", "rules", "article", "art", "no"):
             self._ref_words[w] = frozenset()
         self._ref_words = dict(self._ref_words)
+        self._ready()
+
+    #: what :meth:`state` keeps: everything the building made (the rest is per process or built on use)
+    _STATE = ("docs", "_postings", "_sections", "_row_refs", "_ja_pending", "_rows_of", "_romaji", "_keys",
+              "_fuzzy_keys", "_stems", "_idf_n", "_kind_rank", "_groups", "_ref_words")
+    _DOC_FIELDS = ("ruleset", "titles", "title_stems", "exact", "listed", "foul", "cites", "lifts", "editions")
+    _HIT_FIELDS = ("kind", "ruleset", "ref", "title", "subtitle", "score", "row")
+
+    def _ready(self) -> None:
+        """The parts of an index that are per process or built on first use (see the methods
+        named in the comments)."""
+        self._ja_lock = threading.Lock()
+        self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
+        self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
+        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
         self._ja_char_fields: dict[str, list[int]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included
-        self._latin_unit = _memoised(self._latin_unit)
-        self._japanese_unit = _memoised(self._japanese_unit)
+        self._latin_unit = _memoised(SearchIndex._latin_unit.__get__(self))
+        self._japanese_unit = _memoised(SearchIndex._japanese_unit.__get__(self))
+
+    def state(self) -> dict:
+        """What the building made, as plain dicts, lists, tuples, sets, strings and numbers (for
+        :mod:`marshal`; see :mod:`handbook.core.index_cache`); :meth:`from_state` makes the same
+        index from it. Call it before any search (the Japanese fields are kept only until the
+        first Japanese query builds their tables)."""
+        out = {name: getattr(self, name) for name in self._STATE}
+        out["docs"] = [(tuple(getattr(doc.hit, f) for f in self._HIT_FIELDS),
+                        *(getattr(doc, f) for f in self._DOC_FIELDS)) for doc in self.docs]
+        for name in ("_postings", "_sections", "_row_refs", "_rows_of", "_stems"):
+            out[name] = dict(out[name])
+        return out
+
+    @classmethod
+    def from_state(cls, state: dict) -> "SearchIndex":
+        """The index :meth:`state` was taken from. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` on a state that is not one."""
+        self = cls.__new__(cls)
+        with paused_gc():
+            self.docs = [_Doc(Hit(*hit), *rest) for hit, *rest in state["docs"]]
+            self._postings = defaultdict(dict, state["_postings"])
+            for name in ("_sections", "_row_refs", "_rows_of", "_stems"):
+                setattr(self, name, defaultdict(list, state[name]))
+            for name in ("_ja_pending", "_romaji", "_keys", "_fuzzy_keys", "_idf_n", "_kind_rank", "_groups",
+                         "_ref_words"):
+                setattr(self, name, state[name])
+        if len(self._kind_rank) != len(self.docs) or len(self._groups) != len(self.docs):
+            raise ValueError("the state's documents and their ranks do not match")
+        self._ready()
+        return self
 
     def clear_memo(self) -> None:
         """Forget the matches kept for recent query words (the next search matches every word
