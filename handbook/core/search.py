@@ -61,7 +61,6 @@ try:  # kana -> romaji for the readings (pure Python); without it romaji come fr
     from jaconv import kana2alphabet as _kana2alphabet
 except ImportError:  # pragma: no cover - a trimmed build
     _kana2alphabet = None
-from rapidfuzz.distance import DamerauLevenshtein
 
 from handbook.core.model import Hit
 
@@ -405,6 +404,15 @@ def _deletions(word: str, depth: int) -> frozenset[str]:
         frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
         out = out | frontier
     return frozenset(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _damerau_levenshtein():
+    """RapidFuzz's Damerau-Levenshtein distance, imported by the first typo (~10 ms of a start
+    that may never need it)."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    return DamerauLevenshtein.distance
 
 
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
@@ -1035,7 +1043,7 @@ class SearchIndex:
                 found = table.get(v)
                 if found is not None:
                     near.update(found)
-        distance = DamerauLevenshtein.distance
+        distance = _damerau_levenshtein()
         out = []
         for k in near:
             dist = distance(key, k, score_cutoff=limit)
