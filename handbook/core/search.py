@@ -369,6 +369,7 @@ def romaji_of(japanese: str) -> str | None:
     return _kana2alphabet(hira).replace("-", "").replace(" ", "")
 
 
+_NO_DOCS: dict[int, float] = {}  # a unit matching nothing (shared: never changed)
 _LONGEST_NAME = 24  # characters: longer Japanese names are matched as substrings of the fields only
 
 
@@ -583,7 +584,7 @@ class SearchIndex:
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
         self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
-        self._ja_char_fields: dict[str, list[int]] | None = None
+        self._ja_char_fields: dict[str, dict[int, float]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included
         self._latin_unit = _memoised(SearchIndex._latin_unit.__get__(self))
@@ -741,7 +742,7 @@ class SearchIndex:
             return
         self._ja_pending.append((doc_id, text, weight, name))
 
-    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams"})
+    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams", "_ja_pair_units"})
     _NAME_TABLES = frozenset({"_exact_docs", "_stem_docs", "_pair_docs", "_title_doc", "_title_len"})
 
     def __getattr__(self, name: str):
@@ -808,6 +809,8 @@ class SearchIndex:
             names: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
             field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
             grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
+            # a two-character word -> the docs holding it, as _ja_containing gives them
+            pair_units: dict[str, dict[int, float]] = defaultdict(dict)
             for doc_id, text, weight, name in self._ja_pending:
                 folded, grams_of_text, parts = _ja_parts(text)
                 field = len(fields)
@@ -817,10 +820,16 @@ class SearchIndex:
                     docs = grams[g]
                     if weight > docs.get(doc_id, 0.0):
                         docs[doc_id] = weight
+                    if len(g) == 2:
+                        unit = pair_units[g]
+                        s = weight * (2.0 if folded == g else 1.0)
+                        if s > unit.get(doc_id, 0.0):
+                            unit[doc_id] = s
                 if name:
                     for part in parts:
                         names[part].append((doc_id, weight))
             self._ja_fields, self._ja_name_index, self._field_grams = fields, names, field_grams
+            self._ja_pair_units = dict(pair_units)
             self._ja_grams = grams  # last: its presence says the tables are whole
             self._ja_pending = []
 
@@ -1111,10 +1120,10 @@ class SearchIndex:
     def _japanese_unit(self, seg: str) -> dict[int, float]:
         """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
         (a sentence) that hold many of its character pairs; each doc's best match counts."""
+        if len(seg) < 3:  # a short segment: only the fields holding it
+            return self._ja_word_unit(seg)
         per: dict[int, float] = {}
-        matches = [self._ja_containing(seg)]
-        if len(seg) >= 3:
-            matches += [self._ja_names_inside(seg), self._ja_pairs(seg)]
+        matches = [self._ja_containing(seg), self._ja_names_inside(seg), self._ja_pairs(seg)]
         for found in matches:
             for doc, s in found:
                 if s > per.get(doc, 0.0):
@@ -1123,7 +1132,11 @@ class SearchIndex:
 
     def _ja_word_unit(self, word: str) -> dict[int, float]:
         """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
-        each doc's best field counting."""
+        each doc's best field counting (a word of one or two characters: looked up, read only)."""
+        if len(word) == 1:
+            return self._ja_chars().get(word, _NO_DOCS)
+        if len(word) == 2:
+            return self._ja_pair_units.get(word, _NO_DOCS)
         per: dict[int, float] = {}
         for doc, s in self._ja_containing(word):
             if s > per.get(doc, 0.0):
@@ -1131,26 +1144,28 @@ class SearchIndex:
         return per
 
     def _ja_containing(self, seg: str):
-        """Fields holding ``seg`` (their rarest shared character pair narrows the scan)."""
-        if len(seg) >= 2:
-            pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
-            fields = min(pairs, key=len) if pairs else ()
-        else:
-            fields = self._ja_chars().get(seg, ())
-        for i in fields:
+        """Fields holding ``seg``, two characters or more (their rarest shared character pair
+        narrows the scan)."""
+        pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
+        for i in min(pairs, key=len) if pairs else ():
             text, doc, w = self._ja_fields[i]
             if seg in text:
                 yield doc, w * (2.0 if text == seg else 1.0)
 
-    def _ja_chars(self) -> dict[str, list[int]]:
-        """Character -> the Japanese fields holding it (for one-kanji words), built on first use."""
+    def _ja_chars(self) -> dict[str, dict[int, float]]:
+        """Character -> the docs whose Japanese holds it, each with its best field's weight (twice
+        a field that is this one character), in the order of their first field; for one-kanji
+        words, built on first use."""
         chars = self._ja_char_fields
         if chars is None:
-            chars = defaultdict(list)
-            for i, (text, _doc, _w) in enumerate(self._ja_fields):
+            units: dict[str, dict[int, float]] = defaultdict(dict)
+            for text, doc, w in self._ja_fields:
                 for c in set(text):
-                    chars[c].append(i)
-            self._ja_char_fields = chars
+                    unit = units[c]
+                    s = w * (2.0 if text == c else 1.0)
+                    if s > unit.get(doc, 0.0):
+                        unit[doc] = s
+            chars = self._ja_char_fields = dict(units)
         return chars
 
     def _ja_names_inside(self, seg: str):

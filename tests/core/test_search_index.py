@@ -202,3 +202,26 @@ def test_fold_is_nfkc_casefold_without_accents_as_defined():
     texts += ["Ryūkyoku", "İstanbul", "café ﬁnal", "ショーハイ", "チョンボ (錯和)", "Ｔｅｎｐａｉ"]
     for text in texts:
         assert search.fold.__wrapped__(text) == defined(text), repr(text)
+
+
+def test_short_japanese_words_are_found_as_by_scanning_every_field(library):
+    """One- and two-character words (牌, 手牌) are looked up in tables built once; what they find,
+    and in which order, is what scanning every Japanese field for the word finds."""
+    index = SearchIndex(library)
+    index.search("見せ牌")
+    fields = index._ja_fields
+    chars = sorted({c for text, _d, _w in fields for c in text if not c.isascii()})
+    pairs = sorted({run[i:i + 2] for text, _d, _w in fields for run in search._CJK.findall(text)
+                    for i in range(len(run) - 1)})
+    words = chars[::2] + pairs[::7] + ["牌", "手牌", "見せ", "ツモ", "つも", "x", "ぁ"]
+    for word in words:
+        scanned: dict[int, float] = {}
+        for text, doc, w in fields:
+            if word in text:
+                s = w * (2.0 if text == word else 1.0)
+                if s > scanned.get(doc, 0.0):
+                    scanned[doc] = s
+        found = index._ja_word_unit(word)
+        assert list(found.items()) == list(scanned.items()), word
+        assert index._japanese_unit(word) == found, word
+    assert len(words) > 250
