@@ -1276,8 +1276,7 @@ class SearchIndex:
                 if self.docs[d].hit.kind == "rule":
                     scores[d] *= QUESTION_RULE_BOOST
         best = self._name_bonuses(scores, q, latin, ruleset, editions)
-        kind_rank = self._kind_rank
-        out = sorted(best.values(), key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
+        out = self._in_order(best.values())
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
         elif not editions:
@@ -1288,15 +1287,26 @@ class SearchIndex:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
         best section (or penalty row) missing from them takes the third place when it scores at
         least ``MIX_SHARE`` of the ruling it replaces (and is given that ruling's score)."""
-        rulings = [i for i, (_s, d) in enumerate(out) if self.docs[d].hit.kind != "term"]
-        if len(rulings) <= 3:
+        kind_rank = self._kind_rank  # 0 for a term, one number per kind of ruling
+        rulings: list[int] = []  # the first three rulings
+        first: set[int] = set()  # their kinds
+        other = None  # the first ruling after them of another kind
+        for i, (_s, d) in enumerate(out):
+            kind = kind_rank[d]
+            if kind == _KIND_ORDER["term"]:
+                continue
+            if len(rulings) < 3:
+                rulings.append(i)
+                first.add(kind)
+            elif len(first) > 1:
+                return out
+            elif kind not in first:
+                other = i
+                break
+        if other is None:
             return out
-        first = {self.docs[out[i][1]].hit.kind for i in rulings[:3]}
-        if len(first) > 1:
-            return out
-        other = next((i for i in rulings[3:] if self.docs[out[i][1]].hit.kind not in first), None)
         third = rulings[2]
-        if other is None or out[other][0] < MIX_SHARE * out[third][0]:
+        if out[other][0] < MIX_SHARE * out[third][0]:
             return out
         _s, moved = out.pop(other)
         out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
@@ -1342,18 +1352,23 @@ class SearchIndex:
         strength: dict[int, float] = {}
         if not known:
             return strength
-        matched: dict[int, float] = defaultdict(float)
-        raw: dict[int, float] = defaultdict(float)
+        matched: dict[int, float] = {}
+        raw: dict[int, float] = {}
         scope = self._scope(ruleset, editions)
         for per, idf, narrowed in known:
-            if narrowed:
-                for d, s in per.items():
-                    matched[d] += idf
-                    raw[d] += idf * s
+            items = per.items() if narrowed else [(d, s) for d, s in per.items() if d in scope]
+            if not raw:  # the first unit matching in the scope: every document is new
+                raw = {d: idf * s for d, s in items}
+                matched = dict.fromkeys(raw, idf)
                 continue
-            for d, s in per.items():
-                if d in scope:
-                    matched[d] += idf
+            get = matched.get
+            for d, s in items:
+                m = get(d)
+                if m is None:
+                    matched[d] = idf
+                    raw[d] = idf * s
+                else:
+                    matched[d] = m + idf
                     raw[d] += idf * s
         for d, r in raw.items():
             coverage = matched[d] / total
@@ -1458,8 +1473,14 @@ class SearchIndex:
                     s *= 0.5
                 seen_fouls.add(foul)
             damped.append((s, d))
+        return self._in_order(damped)
+
+    def _in_order(self, found) -> list[tuple[float, int]]:
+        """``(score, doc)`` pairs best first; ties: terms, then sections, then rows, each in index order."""
         kind_rank = self._kind_rank
-        return sorted(damped, key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
+        keyed = [(-s, kind_rank[d], d) for s, d in found]
+        keyed.sort()
+        return [(-s, d) for s, _k, d in keyed]
 
     def editions(self, query: str, ruleset: str | None = None) -> list[str]:
         """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",
