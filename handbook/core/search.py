@@ -593,8 +593,10 @@ class SearchIndex:
     def state(self) -> dict:
         """What the building made, as plain dicts, lists, tuples, sets, strings and numbers (for
         :mod:`marshal`; see :mod:`handbook.core.index_cache`); :meth:`from_state` makes the same
-        index from it. Call it before any search (the Japanese fields are kept only until the
-        first Japanese query builds their tables)."""
+        index from it. Raises ``RuntimeError`` once a Japanese query has built the Japanese
+        tables (the fields they are built from are not kept)."""
+        if "_ja_grams" in vars(self):
+            raise RuntimeError("the state of an index is taken before its first Japanese query")
         out = {name: getattr(self, name) for name in self._STATE}
         out["docs"] = [(tuple(getattr(doc.hit, f) for f in self._HIT_FIELDS),
                         *(getattr(doc, f) for f in self._DOC_FIELDS)) for doc in self.docs]

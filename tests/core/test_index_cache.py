@@ -71,6 +71,15 @@ def test_a_restored_index_is_the_built_one(library):
         [[(h.kind, h.ref, h.score) for h in restored.search(q, ruleset=r)] for q, r in QUERIES]
 
 
+def test_no_state_is_taken_once_the_japanese_fields_are_gone(library):
+    index = SearchIndex(library)
+    index.search("chombo")
+    assert index.state()["_ja_pending"]
+    index.search("見せ牌")
+    with pytest.raises(RuntimeError):
+        index.state()
+
+
 def test_edited_content_is_never_read_from_a_stale_cache(content, builds):
     handbook.load_library()
     glossary = content / "glossary.toml"
