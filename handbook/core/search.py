@@ -745,7 +745,7 @@ class SearchIndex:
         self._ja_pending.append((doc_id, text, weight, name))
 
     _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams", "_ja_pair_units"})
-    _NAME_TABLES = frozenset({"_exact_docs", "_stem_docs", "_pair_docs", "_title_doc", "_title_len"})
+    _NAME_TABLES = frozenset({"_exact_docs", "_pair_docs", "_title_doc", "_title_len"})
 
     def __getattr__(self, name: str):
         # only called for an attribute not set yet: the Japanese tables before the first
@@ -760,26 +760,23 @@ class SearchIndex:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _build_names(self) -> None:
-        """The names' inverted tables for the name bonuses (~2 ms, once): each exact form, title
-        stem and pair of adjacent title stems -> the documents that have it, in document order;
-        every title numbered across the documents, with its document and its length (in stems)."""
+        """The names' inverted tables for the name bonuses (~2 ms, once): each exact form and
+        pair of adjacent title stems -> the documents that have it, in document order; every title
+        numbered across the documents, with its document and its length (in stems)."""
         exact: dict[str, list[int]] = defaultdict(list)
-        stem: dict[str, list[int]] = defaultdict(list)
         pair: dict[tuple[str, str], list[int]] = defaultdict(list)
         title_doc: list[int] = []
         title_len: list[int] = []
         for d, doc in enumerate(self.docs):
             for f in doc.exact_set:
                 exact[f].append(d)
-            for w in doc.stem_set:
-                stem[w].append(d)
             for p in doc.pairs:
                 pair[p].append(d)
             for t in doc.title_stems:
                 title_doc.append(d)
                 title_len.append(len(t))
         self._title_doc, self._title_len = title_doc, title_len
-        self._stem_docs, self._pair_docs = dict(stem), dict(pair)
+        self._pair_docs = dict(pair)
         self._exact_docs = dict(exact)  # last: _name_bonuses reads it first
 
     def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, list[tuple[int, int]]]:

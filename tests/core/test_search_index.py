@@ -121,8 +121,7 @@ def test_name_bonus_tables_hold_each_document_under_its_names(library):
     index = SearchIndex(library)
     assert "_exact_docs" not in vars(index)
     index.search("chombo")
-    for table, field in ((index._exact_docs, "exact_set"), (index._stem_docs, "stem_set"),
-                         (index._pair_docs, "pairs")):
+    for table, field in ((index._exact_docs, "exact_set"), (index._pair_docs, "pairs")):
         assert {(name, d) for name, ds in table.items() for d in ds} == {
             (name, d) for d, doc in enumerate(index.docs) for name in getattr(doc, field)}
 
