@@ -68,6 +68,7 @@ from handbook.core.model import (
     Section,
     Term,
 )
+from handbook.core import index_cache
 from handbook.core.problems import Collector, ContentError, Problem
 from handbook.core.rulings_data import Rulings, check_rulings
 from handbook.core.search import SearchIndex, paused_gc
@@ -219,8 +220,11 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     if col.problems:
         raise ContentError(col.problems)
 
+    # the shipped content's index is kept in the user cache dir under the content's digest
+    factory = (SearchIndex if content_dir is not None
+               else functools.partial(index_cache.cached_index, content_digest=col.digest()))
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls), _index_factory=SearchIndex)
+                  fouls=MappingProxyType(fouls), _index_factory=factory)
     object.__setattr__(lib, "_rulings", rulings_data)
     if index:
         lib.warm()

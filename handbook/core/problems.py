@@ -161,6 +161,7 @@ class Collector:
         self.root = root
         self.schemas = schemas or {}
         self.problems: list[Problem] = []
+        self._read = hashlib.sha256()  # every file read: its path and bytes (see digest)
 
     def add(self, code: str, file: str, entry: str, message: str) -> None:
         self.problems.append(Problem(code, file, entry, message))
@@ -207,6 +208,8 @@ class Collector:
         except OSError as exc:
             self.add("HB001", rel, "", f"cannot read the file: {exc.strerror or exc}")
             return None
+        self._read.update(f"{rel}\0{len(data)}\0".encode())
+        self._read.update(data)
         try:
             return tomllib.loads(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -217,6 +220,11 @@ class Collector:
         except RecursionError:
             self.add("HB001", rel, "", "not valid TOML: nested too deeply")
         return None
+
+    def digest(self) -> str:
+        """SHA-256 of every file :meth:`read` has read so far (its path and bytes, in the order
+        read): what the content loaded from them depends on."""
+        return self._read.hexdigest()
 
     def rel(self, path: Path) -> str:
         try:

@@ -46,7 +46,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
-import heapq
 import functools
 import math
 import re
@@ -62,8 +61,6 @@ try:  # kana -> romaji for the readings (pure Python); without it romaji come fr
     from jaconv import kana2alphabet as _kana2alphabet
 except ImportError:  # pragma: no cover - a trimmed build
     _kana2alphabet = None
-from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
 
 from handbook.core.model import Hit
 
@@ -155,13 +152,28 @@ def fold(text: str) -> str:
     every query is compared in."""
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_MACRONS).translate(_KATA_TO_HIRA)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if _HAS_MACRON.search(text):
+        text = text.translate(_MACRONS)
+    if _HAS_KATAKANA.search(text):
+        text = text.translate(_KATA_TO_HIRA)
     # drop remaining combining accents (é -> e) but keep kana voicing marks intact
     decomposed = unicodedata.normalize("NFD", text)
     if len(decomposed) != len(text):
-        text = unicodedata.normalize(
-            "NFC", "".join(c for c in decomposed if not (unicodedata.combining(c) and ord(c) < 0x3000)))
+        marks = _accent_marks()
+        text = unicodedata.normalize("NFC", marks.sub("", decomposed) if marks.search(decomposed) else decomposed)
     return text
+
+
+_HAS_MACRON = re.compile("[āīūēōâîûêô]")  # the keys of _MACRONS
+_HAS_KATAKANA = re.compile("[\u30a1-\u30f6]")  # the keys of _KATA_TO_HIRA
+
+
+@functools.lru_cache(maxsize=1)
+def _accent_marks() -> re.Pattern:
+    """Every combining mark below U+3000 (accents; not the kana voicing marks), as one class."""
+    marks = [c for c in map(chr, range(0x3000)) if unicodedata.combining(c)]
+    return re.compile("[" + "".join(re.escape(c) for c in marks) + "]")
 
 
 # --- Japanese ------------------------------------------------------------------------------------
@@ -347,13 +359,33 @@ def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
     """The spelling-insensitive keys of ``text``'s words (stopwords left out), each with the
     weight factor of its count (``1 + 0.3 ln n``);
     memoised, as the fouls' names and aliases are indexed once for every table's rows."""
-    counts: dict[str, int] = defaultdict(int)
+    counts: dict[str, int] = {}
+    get = counts.get
+    token_keys = _TOKEN_KEYS
     # each distinct token once, with its count (a key's first occurrence keeps its place)
     for token, n in Counter(_WORD.findall(fold(text))).items():
-        for w in (words(token) if ("-" in token or "'" in token or "’" in token) else (token,)):
-            if w not in STOPWORDS:
-                counts[romaji_key(w)] += n
-    return tuple((key, 1.0 + 0.3 * math.log(n)) for key, n in counts.items())
+        keys = token_keys.get(token)
+        if keys is None:
+            keys = token_keys[token] = _token_keys(token)
+        for key in keys:
+            counts[key] = get(key, 0) + n
+    return tuple((key, _count_factor(n)) for key, n in counts.items())
+
+
+_TOKEN_KEYS: dict[str, tuple[str, ...]] = {}  # a folded token -> its keys (see _token_keys)
+
+
+def _token_keys(token: str) -> tuple[str, ...]:
+    """The spelling-insensitive keys of one folded token of :data:`_WORD` (a hyphenated token
+    gives its parts and the joined form), stopwords left out."""
+    parts = words(token) if ("-" in token or "'" in token or "’" in token) else (token,)
+    return tuple(romaji_key(w) for w in parts if w not in STOPWORDS)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_factor(n: int) -> float:
+    """The weight factor of a word that comes ``n`` times in a field: ``1 + 0.3 ln n``."""
+    return 1.0 + 0.3 * math.log(n)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -378,6 +410,7 @@ def romaji_of(japanese: str) -> str | None:
     return _kana2alphabet(hira).replace("-", "").replace(" ", "")
 
 
+_NO_DOCS: dict[int, float] = {}  # a unit matching nothing (shared: never changed)
 _LONGEST_NAME = 24  # characters: longer Japanese names are matched as substrings of the fields only
 
 
@@ -403,6 +436,25 @@ def _forms_of(text: str) -> tuple[str, ...]:
     if not f.isascii():
         out.append(kana_fold(f))
     return tuple(out)
+
+
+def _deletions(word: str, depth: int) -> frozenset[str]:
+    """``word`` and every string made by deleting ``depth`` or fewer of its characters."""
+    out = {word}
+    frontier = out
+    for _ in range(depth):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out = out | frontier
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _damerau_levenshtein():
+    """RapidFuzz's Damerau-Levenshtein distance, imported by the first typo (~10 ms of a start
+    that may never need it)."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    return DamerauLevenshtein.distance
 
 
 def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
@@ -440,8 +492,6 @@ class _Doc:
     stem_set: frozenset[str] = frozenset()   # every stem of ``title_stems``
     pairs: frozenset[tuple[str, str]] = frozenset()  # adjacent stems of ``title_stems``
 
-    share_index: dict[str, tuple[list[tuple[int, int]], float]] | None = None  # see title_share
-
     def __post_init__(self) -> None:
         self.exact_set = frozenset(self.exact)
         self.stem_set = frozenset(w for t in self.title_stems for w in t)
@@ -459,28 +509,6 @@ class _Doc:
         if not all(p in pairs for p in zip(qstems, qstems[1:], strict=False)):
             return False
         return any(_contains(t, qstems) for t in self.title_stems)
-
-    def title_share(self, qset: set[str]) -> float:
-        """The largest share of one title's stems that are in ``qset`` (a query sharing a stem).
-        Each stem's titles (title, count) and share alone are indexed on first use."""
-        index = self.share_index
-        titles = self.title_stems
-        if index is None:
-            found: dict[str, list[tuple[int, int]]] = {}
-            for i, t in enumerate(titles):
-                for w in dict.fromkeys(t):
-                    found.setdefault(w, []).append((i, t.count(w)))
-            # with the share when the query has this one stem of the document's titles
-            index = self.share_index = {w: (hits, max(n / len(titles[i]) for i, n in hits))
-                                        for w, hits in found.items()}
-        present = [w for w in qset if w in index]
-        if len(present) == 1:
-            return index[present[0]][1]
-        counts: dict[int, int] = {}
-        for w in present:
-            for i, n in index[w][0]:
-                counts[i] = counts.get(i, 0) + n
-        return max(n / len(titles[i]) for i, n in counts.items())
 
 
 TERM_LIFT = 0.3   # share of a matching term's or row's score given to each section it cites
@@ -556,16 +584,16 @@ class SearchIndex:
         # the Japanese fields, their names and character pairs (_ja_fields, _ja_name_index,
         # _field_grams, _ja_grams) are built by the first query with Japanese in it: see _build_ja
         self._ja_pending: list[tuple[int, str, float, bool]] = []
-        self._ja_lock = threading.Lock()
         self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
         self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
         with paused_gc():
             self._build(library)
+        # the building's scratch tables
+        del self._foul_templates, self._row_templates, self._glossary, self._fouls_of_term
         self._keys = sorted(self._postings)
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
-        self._fuzzy_by_length: dict[tuple[int, int], list[str]] = {}  # see _fuzzy_choices
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
             self._stems[_stem(k)].append(k)
@@ -574,7 +602,6 @@ class SearchIndex:
         # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
-        self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         # words that may stand before a reference ("EMA 3.3.2", "section 2.4"): rulesets' names
         self._ref_words: dict[str, frozenset[str]] = defaultdict(frozenset)
         for rs in library.rulesets.values():
@@ -583,11 +610,59 @@ class SearchIndex:
         for w in ("section", "sec", "rule", "rules", "article", "art", "no"):
             self._ref_words[w] = frozenset()
         self._ref_words = dict(self._ref_words)
-        self._ja_char_fields: dict[str, list[int]] | None = None
+        self._ready()
+
+    #: what :meth:`state` keeps: everything the building made (the rest is per process or built on use)
+    _STATE = ("docs", "_postings", "_sections", "_row_refs", "_ja_pending", "_rows_of", "_romaji", "_keys",
+              "_fuzzy_keys", "_stems", "_idf_n", "_kind_rank", "_groups", "_ref_words")
+    _DOC_FIELDS = ("ruleset", "titles", "title_stems", "exact", "listed", "foul", "cites", "lifts", "editions")
+    _HIT_FIELDS = ("kind", "ruleset", "ref", "title", "subtitle", "score", "row")
+
+    def _ready(self) -> None:
+        """The parts of an index that are per process or built on first use (see the methods
+        named in the comments)."""
+        self._ja_lock = threading.Lock()
+        self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
+        self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
+        self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
+        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
+        self._ja_char_fields: dict[str, dict[int, float]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included
-        self._latin_unit = _memoised(self._latin_unit)
-        self._japanese_unit = _memoised(self._japanese_unit)
+        self._latin_unit = _memoised(SearchIndex._latin_unit.__get__(self))
+        self._japanese_unit = _memoised(SearchIndex._japanese_unit.__get__(self))
+
+    def state(self) -> dict:
+        """What the building made, as plain dicts, lists, tuples, sets, strings and numbers (for
+        :mod:`marshal`; see :mod:`handbook.core.index_cache`); :meth:`from_state` makes the same
+        index from it. Raises ``RuntimeError`` once a Japanese query has built the Japanese
+        tables (the fields they are built from are not kept)."""
+        if "_ja_grams" in vars(self):
+            raise RuntimeError("the state of an index is taken before its first Japanese query")
+        out = {name: getattr(self, name) for name in self._STATE}
+        out["docs"] = [(tuple(getattr(doc.hit, f) for f in self._HIT_FIELDS),
+                        *(getattr(doc, f) for f in self._DOC_FIELDS)) for doc in self.docs]
+        for name in ("_postings", "_sections", "_row_refs", "_rows_of", "_stems"):
+            out[name] = dict(out[name])
+        return out
+
+    @classmethod
+    def from_state(cls, state: dict) -> "SearchIndex":
+        """The index :meth:`state` was taken from. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` on a state that is not one."""
+        self = cls.__new__(cls)
+        with paused_gc():
+            self.docs = [_Doc(Hit(*hit), *rest) for hit, *rest in state["docs"]]
+            self._postings = defaultdict(dict, state["_postings"])
+            for name in ("_sections", "_row_refs", "_rows_of", "_stems"):
+                setattr(self, name, defaultdict(list, state[name]))
+            for name in ("_ja_pending", "_romaji", "_keys", "_fuzzy_keys", "_idf_n", "_kind_rank", "_groups",
+                         "_ref_words"):
+                setattr(self, name, state[name])
+        if len(self._kind_rank) != len(self.docs) or len(self._groups) != len(self.docs):
+            raise ValueError("the state's documents and their ranks do not match")
+        self._ready()
+        return self
 
     def clear_memo(self) -> None:
         """Forget the matches kept for recent query words (the next search matches every word
@@ -665,8 +740,13 @@ class SearchIndex:
             self._postings = postings
         return template
 
-    def _copy_postings(self, doc_id: int, template: dict[str, float]) -> None:
+    def _copy_postings(self, doc_id: int, template: dict[str, float], *, new: bool = False) -> None:
+        """Add ``template``'s postings to ``doc_id`` (``new``: a document with no postings yet)."""
         post = self._postings
+        if new:
+            for key, score in template.items():
+                post[key][doc_id] = score
+            return
         for key, score in template.items():
             docs = post[key]
             cur = docs.get(doc_id)
@@ -706,15 +786,60 @@ class SearchIndex:
             return
         self._ja_pending.append((doc_id, text, weight, name))
 
-    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams"})
+    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams", "_ja_pair_units"})
+    _NAME_TABLES = frozenset({"_exact_docs", "_pair_docs", "_title_doc", "_title_len"})
 
     def __getattr__(self, name: str):
         # only called for an attribute not set yet: the Japanese tables before the first
-        # Japanese query (an English-only session never builds them)
+        # Japanese query (an English-only session never builds them), the names' tables before
+        # the first search
         if name in SearchIndex._JA_TABLES:
             self._build_ja()
             return self.__dict__[name]
+        if name in SearchIndex._NAME_TABLES:
+            self._build_names()
+            return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_names(self) -> None:
+        """The names' inverted tables for the name bonuses (~2 ms, once): each exact form and
+        pair of adjacent title stems -> the documents that have it, in document order; every title
+        numbered across the documents, with its document and its length (in stems)."""
+        exact: dict[str, list[int]] = defaultdict(list)
+        pair: dict[tuple[str, str], list[int]] = defaultdict(list)
+        title_doc: list[int] = []
+        title_len: list[int] = []
+        for d, doc in enumerate(self.docs):
+            for f in doc.exact_set:
+                exact[f].append(d)
+            for p in doc.pairs:
+                pair[p].append(d)
+            for t in doc.title_stems:
+                title_doc.append(d)
+                title_len.append(len(t))
+        self._title_doc, self._title_len = title_doc, title_len
+        self._pair_docs = dict(pair)
+        self._exact_docs = dict(exact)  # last: _name_bonuses reads it first
+
+    def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, list[tuple[int, int]]]:
+        """Each title stem -> the titles (numbered as in ``_title_doc``) of the documents a search
+        with ``ruleset`` may show that hold it, with how many times (built on first use, per ruleset)."""
+        key = (ruleset, editions)
+        table = self._titles_in_scope.get(key)
+        if table is None:
+            scope = self._scope(ruleset, editions)
+            built: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            g = 0
+            for d, doc in enumerate(self.docs):
+                if d not in scope:
+                    g += len(doc.title_stems)
+                    continue
+                for t in doc.title_stems:
+                    for w in dict.fromkeys(t):
+                        built[w].append((g, t.count(w)))
+                    g += 1
+            table = self._titles_in_scope[key] = dict(built)
+        return table
 
     def _build_ja(self) -> None:
         """The Japanese tables from the fields :meth:`_add_ja` recorded (~15 ms, once)."""
@@ -725,6 +850,8 @@ class SearchIndex:
             names: dict[str, list[tuple[int, float]]] = defaultdict(list)  # name -> docs
             field_grams: dict[str, list[int]] = defaultdict(list)  # character pair -> field numbers
             grams: dict[str, dict[int, float]] = defaultdict(dict)  # kana-folded bigram -> docs
+            # a two-character word -> the docs holding it, as _ja_containing gives them
+            pair_units: dict[str, dict[int, float]] = defaultdict(dict)
             for doc_id, text, weight, name in self._ja_pending:
                 folded, grams_of_text, parts = _ja_parts(text)
                 field = len(fields)
@@ -734,10 +861,16 @@ class SearchIndex:
                     docs = grams[g]
                     if weight > docs.get(doc_id, 0.0):
                         docs[doc_id] = weight
+                    if len(g) == 2:
+                        unit = pair_units[g]
+                        s = weight * (2.0 if folded == g else 1.0)
+                        if s > unit.get(doc_id, 0.0):
+                            unit[doc_id] = s
                 if name:
                     for part in parts:
                         names[part].append((doc_id, weight))
             self._ja_fields, self._ja_name_index, self._field_grams = fields, names, field_grams
+            self._ja_pair_units = dict(pair_units)
             self._ja_grams = grams  # last: its presence says the tables are whole
             self._ja_pending = []
 
@@ -893,7 +1026,7 @@ class SearchIndex:
             exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
             listed=listed, foul=r.id, cites=cited))
         # a row the same in several tables (WRC and its lower column, Rakkii Nomi): indexed once, copied
-        self._copy_postings(d, self._row_template(r, foul))
+        self._copy_postings(d, self._row_template(r, foul), new=True)
         if foul:
             for x in (*foul.japanese, *foul.reading):
                 self._add_ja(d, x, W_TERM, name=True)
@@ -958,9 +1091,7 @@ class SearchIndex:
                 i += 1
         if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
             limit = 2 if len(word) >= 9 else 1
-            for k, dist, _ in process.extract(key, self._fuzzy_choices(len(key), limit),
-                                              scorer=DamerauLevenshtein.distance,
-                                              score_cutoff=limit, limit=None):
+            for k, dist in self._typo_matches(key, limit):
                 if abs(len(k) - len(key)) <= limit:
                     quality = 0.55 if dist == 1 else 0.45
                     found.setdefault(k, quality)
@@ -969,19 +1100,62 @@ class SearchIndex:
                         found.setdefault(other, quality * 0.95)
         return found
 
-    def _fuzzy_choices(self, length: int, limit: int) -> list[str]:
-        """The typo-matching vocabulary narrowed to the keys ``limit`` letters or fewer longer or
-        shorter than ``length`` (no other key is within ``limit`` edits), in the same order."""
-        choices = self._fuzzy_by_length.get((length, limit))
-        if choices is None:
-            choices = self._fuzzy_by_length[(length, limit)] = [
-                k for k in self._fuzzy_keys if abs(len(k) - length) <= limit]
-        return choices
+    def _typo_matches(self, key: str, limit: int) -> list[tuple[str, int]]:
+        """The typo-matching vocabulary's keys within ``limit`` edits of ``key`` (Damerau-Levenshtein
+        distance, RapidFuzz), nearest first, then in key order.
 
-    def _latin_unit(self, word: str, is_last: bool) -> dict[int, float]:
+        Only keys that share a string made by ``limit`` or fewer deletions with ``key`` can be within
+        ``limit`` edits (each edit -- insertion, deletion, substitution, transposition -- is undone
+        by deleting one character on each side at most): those few are measured, not the whole
+        vocabulary."""
+        variants = _deletions(key, limit)
+        near: set[str] = set()
+        for length in range(max(4, len(key) - limit), len(key) + limit + 1):
+            table = self._deletion_table(length, limit)
+            for v in variants:
+                found = table.get(v)
+                if found is not None:
+                    near.update(found)
+        distance = _damerau_levenshtein()
+        out = []
+        for k in near:
+            dist = distance(key, k, score_cutoff=limit)
+            if dist <= limit:
+                out.append((dist, k))
+        out.sort()
+        return [(k, dist) for dist, k in out]
+
+    def _deletion_table(self, length: int, depth: int) -> dict[str, list[str]]:
+        """Every string made by ``depth`` or fewer deletions from a typo-matching key of ``length``
+        letters -> those keys (built on first use, per length and depth)."""
+        table = self._deletion_tables.get((length, depth))
+        if table is None:
+            built: dict[str, list[str]] = defaultdict(list)
+            for k in self._fuzzy_keys:
+                if len(k) == length:
+                    for v in _deletions(k, depth):
+                        built[v].append(k)
+            table = self._deletion_tables[(length, depth)] = dict(built)
+        return table
+
+    def _latin_unit(self, word: str, is_last: bool, ruleset: str | None, editions: bool
+                    ) -> tuple[dict[int, float], int, bool]:
+        """A query word's unit: ``{doc: score}`` over the documents a search with ``ruleset`` may
+        show (each doc's best matching key counts), how many documents of the whole corpus it
+        matches (its rarity), and True (the unit is narrowed to the scope already)."""
+        candidates = self._candidates(word, is_last)
+        everywhere = self._postings
+        if len(candidates) == 1:
+            (only,) = candidates
+            count = len(everywhere[only])
+        else:
+            count = len(set().union(*[everywhere[key] for key in candidates]))
+        scoped = self._scoped_postings(ruleset, editions)
         per: dict[int, float] = {}
-        for key, quality in self._candidates(word, is_last).items():
-            postings = self._postings[key]
+        for key, quality in candidates.items():
+            postings = scoped.get(key)
+            if not postings:
+                continue
             if not per:  # the first key: every posting (all scores are positive)
                 per = {doc: weight * quality for doc, weight in postings.items()}
                 continue
@@ -990,15 +1164,30 @@ class SearchIndex:
                 s = weight * quality
                 if s > get(doc, 0.0):
                     per[doc] = s
-        return per
+        return per, count, True
+
+    def _scoped_postings(self, ruleset: str | None, editions: bool) -> dict[str, dict[int, float]]:
+        """The postings narrowed to the documents a search with ``ruleset`` may show (built on
+        first use, per ruleset; a key's postings all in the scope are shared, not copied)."""
+        key = (ruleset, editions)
+        scoped = self._scoped.get(key)
+        if scoped is None:
+            scope = self._scope(ruleset, editions)
+            scoped = {}
+            for k, docs in self._postings.items():
+                mine = {d: w for d, w in docs.items() if d in scope}
+                if mine:
+                    scoped[k] = docs if len(mine) == len(docs) else mine
+            self._scoped[key] = scoped
+        return scoped
 
     def _japanese_unit(self, seg: str) -> dict[int, float]:
         """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
         (a sentence) that hold many of its character pairs; each doc's best match counts."""
+        if len(seg) < 3:  # a short segment: only the fields holding it
+            return self._ja_word_unit(seg)
         per: dict[int, float] = {}
-        matches = [self._ja_containing(seg)]
-        if len(seg) >= 3:
-            matches += [self._ja_names_inside(seg), self._ja_pairs(seg)]
+        matches = [self._ja_containing(seg), self._ja_names_inside(seg), self._ja_pairs(seg)]
         for found in matches:
             for doc, s in found:
                 if s > per.get(doc, 0.0):
@@ -1007,7 +1196,11 @@ class SearchIndex:
 
     def _ja_word_unit(self, word: str) -> dict[int, float]:
         """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
-        each doc's best field counting."""
+        each doc's best field counting (a word of one or two characters: looked up, read only)."""
+        if len(word) == 1:
+            return self._ja_chars().get(word, _NO_DOCS)
+        if len(word) == 2:
+            return self._ja_pair_units.get(word, _NO_DOCS)
         per: dict[int, float] = {}
         for doc, s in self._ja_containing(word):
             if s > per.get(doc, 0.0):
@@ -1015,26 +1208,28 @@ class SearchIndex:
         return per
 
     def _ja_containing(self, seg: str):
-        """Fields holding ``seg`` (their rarest shared character pair narrows the scan)."""
-        if len(seg) >= 2:
-            pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
-            fields = min(pairs, key=len) if pairs else ()
-        else:
-            fields = self._ja_chars().get(seg, ())
-        for i in fields:
+        """Fields holding ``seg``, two characters or more (their rarest shared character pair
+        narrows the scan)."""
+        pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
+        for i in min(pairs, key=len) if pairs else ():
             text, doc, w = self._ja_fields[i]
             if seg in text:
                 yield doc, w * (2.0 if text == seg else 1.0)
 
-    def _ja_chars(self) -> dict[str, list[int]]:
-        """Character -> the Japanese fields holding it (for one-kanji words), built on first use."""
+    def _ja_chars(self) -> dict[str, dict[int, float]]:
+        """Character -> the docs whose Japanese holds it, each with its best field's weight (twice
+        a field that is this one character), in the order of their first field; for one-kanji
+        words, built on first use."""
         chars = self._ja_char_fields
         if chars is None:
-            chars = defaultdict(list)
-            for i, (text, _doc, _w) in enumerate(self._ja_fields):
+            units: dict[str, dict[int, float]] = defaultdict(dict)
+            for text, doc, w in self._ja_fields:
                 for c in set(text):
-                    chars[c].append(i)
-            self._ja_char_fields = chars
+                    unit = units[c]
+                    s = w * (2.0 if text == c else 1.0)
+                    if s > unit.get(doc, 0.0):
+                        unit[doc] = s
+            chars = self._ja_char_fields = dict(units)
         return chars
 
     def _ja_names_inside(self, seg: str):
@@ -1059,12 +1254,16 @@ class SearchIndex:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
-    def _units(self, q: str, raw: str = "", *, join: bool = True) -> tuple[list[dict[int, float]], str, bool]:
+    def _units(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+               editions: bool = False) -> tuple[list[tuple[dict[int, float], int, bool]], str, bool]:
         """The query's units (one per Japanese segment, per content word of a Japanese sentence
-        and per latin word), each a ``{doc: score}``, and the latin part of the query."""
-        units: list[dict[int, float]] = []
+        and per latin word), each a ``{doc: score}`` with the number of documents it matches in
+        the whole corpus and whether it is narrowed to ``ruleset``'s scope already, and the latin
+        part of the query."""
+        units: list[tuple[dict[int, float], int, bool]] = []
         for seg in _CJK.findall(q):
-            units.append(self._japanese_unit(kana_fold(seg)))
+            unit = self._japanese_unit(kana_fold(seg))
+            units.append((unit, len(unit), False))
         if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
             raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
             ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
@@ -1082,7 +1281,7 @@ class SearchIndex:
                                 break
                         n -= 1
                     if unit:
-                        units.append(unit)
+                        units.append((unit, len(unit), False))
         latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
@@ -1097,7 +1296,7 @@ class SearchIndex:
             qwords = ["".join(qwords)]
             joined = True
         for n, w in enumerate(qwords):
-            units.append(self._latin_unit(w, n == len(qwords) - 1))
+            units.append(self._latin_unit(w, n == len(qwords) - 1, ruleset, editions))
         return units, latin, joined
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
@@ -1126,12 +1325,12 @@ class SearchIndex:
         q = fold(query).strip()
         if not q:
             return []
-        scores, units, latin, joined = self._ref_scores(q, query)
+        scores, units, latin, joined = self._ref_scores(q, query, ruleset=ruleset, editions=editions)
         strength = self._unit_scores(scores, units, ruleset, editions)
         if not strength and joined:
             # words read as one romaji name ("agari houki ron") that this ruleset does not have:
             # the words one by one
-            scores, units, latin, _ = self._ref_scores(q, query, join=False)
+            scores, units, latin, _ = self._ref_scores(q, query, join=False, ruleset=ruleset, editions=editions)
             strength = self._unit_scores(scores, units, ruleset, editions)
         self._lift(scores, strength)
         if _QUESTION.search(q):
@@ -1141,8 +1340,7 @@ class SearchIndex:
                 if self.docs[d].hit.kind == "rule":
                     scores[d] *= QUESTION_RULE_BOOST
         best = self._name_bonuses(scores, q, latin, ruleset, editions)
-        kind_rank = self._kind_rank
-        out = sorted(best.values(), key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
+        out = self._in_order(best.values())
         if ruleset is None:
             out = self._damp_repeated_fouls(out)
         elif not editions:
@@ -1153,22 +1351,33 @@ class SearchIndex:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
         best section (or penalty row) missing from them takes the third place when it scores at
         least ``MIX_SHARE`` of the ruling it replaces (and is given that ruling's score)."""
-        rulings = [i for i, (_s, d) in enumerate(out) if self.docs[d].hit.kind != "term"]
-        if len(rulings) <= 3:
+        kind_rank = self._kind_rank  # 0 for a term, one number per kind of ruling
+        rulings: list[int] = []  # the first three rulings
+        first: set[int] = set()  # their kinds
+        other = None  # the first ruling after them of another kind
+        for i, (_s, d) in enumerate(out):
+            kind = kind_rank[d]
+            if kind == _KIND_ORDER["term"]:
+                continue
+            if len(rulings) < 3:
+                rulings.append(i)
+                first.add(kind)
+            elif len(first) > 1:
+                return out
+            elif kind not in first:
+                other = i
+                break
+        if other is None:
             return out
-        first = {self.docs[out[i][1]].hit.kind for i in rulings[:3]}
-        if len(first) > 1:
-            return out
-        other = next((i for i in rulings[3:] if self.docs[out[i][1]].hit.kind not in first), None)
         third = rulings[2]
-        if other is None or out[other][0] < MIX_SHARE * out[third][0]:
+        if out[other][0] < MIX_SHARE * out[third][0]:
             return out
         _s, moved = out.pop(other)
         out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
         return out
 
-    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True
-                    ) -> tuple[dict[int, float], list[dict[int, float]], str, bool]:
+    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+                    editions: bool = False) -> tuple[dict[int, float], list[tuple[dict[int, float], int, bool]], str, bool]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
         the query's units and Latin part when it is not only a reference, and whether its words
         were read as one romaji name."""
@@ -1195,25 +1404,35 @@ class SearchIndex:
         if ref:  # a bare number: a chapter-level section ("1" in Rakkii Nomi) or a word
             for d in self._sections.get(ref.group(1), ()):
                 scores[d] += 50.0
-        units, latin, joined = self._units(q, raw, join=join)
+        units, latin, joined = self._units(q, raw, join=join, ruleset=ruleset, editions=editions)
         return scores, units, latin, joined
 
-    def _unit_scores(self, scores: dict[int, float], units: list[dict[int, float]], ruleset: str | None,
+    def _unit_scores(self, scores: dict[int, float], units: list[tuple[dict[int, float], int, bool]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:
         """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
         is left out) to ``scores``; return how strongly each document matched (its average match, scaled by the share of the query it matched)."""
-        known = [(u, math.log(1.0 + self._idf_n / (1.0 + len(u)))) for u in units if u]
-        total = sum(w for _, w in known)
+        known = [(u, math.log(1.0 + self._idf_n / (1.0 + n)), narrowed) for u, n, narrowed in units if n]
+        total = sum(w for _, w, _ in known)
         strength: dict[int, float] = {}
         if not known:
             return strength
-        matched: dict[int, float] = defaultdict(float)
-        raw: dict[int, float] = defaultdict(float)
+        matched: dict[int, float] = {}
+        raw: dict[int, float] = {}
         scope = self._scope(ruleset, editions)
-        for per, idf in known:
-            for d, s in per.items():
-                if d in scope:
-                    matched[d] += idf
+        for per, idf, narrowed in known:
+            items = per.items() if narrowed else [(d, s) for d, s in per.items() if d in scope]
+            if not raw:  # the first unit matching in the scope: every document is new
+                raw = {d: idf * s for d, s in items}
+                matched = dict.fromkeys(raw, idf)
+                continue
+            get = matched.get
+            for d, s in items:
+                m = get(d)
+                if m is None:
+                    matched[d] = idf
+                    raw[d] = idf * s
+                else:
+                    matched[d] = m + idf
                     raw[d] += idf * s
         for d, r in raw.items():
             coverage = matched[d] / total
@@ -1256,25 +1475,55 @@ class SearchIndex:
         scope = self._scope(ruleset, editions)
         in_scope = [(s, d) for d, s in scores.items() if d in scope]
         # the name bonuses are weighed for the best-scored documents only; the rest keep their score
-        pool = set(d for _s, d in heapq.nlargest(BONUS_POOL, in_scope)) if len(in_scope) > BONUS_POOL else None
+        pool = ({d for _s, d in sorted(in_scope, reverse=True)[:BONUS_POOL]} if len(in_scope) > BONUS_POOL
+                else None)
+        # the documents a bonus can reach, from the names' inverted tables: named exactly, or
+        # sharing a stem of the query (a phrase or a word pair needs a shared stem)
+        exact_docs, pair_docs = self._exact_docs, self._pair_docs
+        exact: set[int] = set()
+        for f in qforms:
+            exact.update(exact_docs.get(f, ()))
+        sharing = self._title_shares(qset, ruleset, editions)
+        pair_count: dict[int, int] = {}
+        for p in qpairs:
+            for d in pair_docs.get(p, ()):
+                pair_count[d] = pair_count.get(d, 0) + 1
+        named = exact.union(sharing)
         docs, groups = self.docs, self._groups
         for s, d in in_scope:
-            if pool is None or d in pool:
+            if d in named and (pool is None or d in pool):
                 doc = docs[d]
-                if not qforms.isdisjoint(doc.exact_set):
+                if d in exact:
                     # a glossary term named exactly comes first: it explains the word and links on
                     s += EXACT_BONUS * (2.5 if doc.hit.kind == "term" else 1.0)
                 elif qstems and doc.stem_set.issuperset(qstems) and doc.has_phrase(qstems):
                     s += PHRASE_BONUS
-                if qpairs and not qpairs.isdisjoint(doc.pairs):
+                if d in pair_count:
                     # words that stand together in a name ("closed kan", "riichi stick")
-                    s += PAIR_BONUS * len(qpairs & doc.pairs)
-                if qset and not qset.isdisjoint(doc.stem_set):
-                    s += TITLE_SHARE_BONUS * doc.title_share(qset)
+                    s += PAIR_BONUS * pair_count[d]
+                if d in sharing:
+                    s += TITLE_SHARE_BONUS * sharing[d]
             key = groups[d]
-            if key not in best or s > best[key][0]:
+            kept = best.get(key)
+            if kept is None or s > kept[0]:
                 best[key] = (s, d)
         return best
+
+    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool) -> dict[int, float]:
+        """Each document of the scope with a title holding a stem of ``qset``: the largest share of
+        one of its titles' stems that are in ``qset`` (a stem twice in a title counts twice)."""
+        titles_of, title_doc, title_len = self._scoped_titles(ruleset, editions), self._title_doc, self._title_len
+        per_title: dict[int, int] = {}
+        for w in qset:
+            for g, n in titles_of.get(w, ()):
+                per_title[g] = per_title.get(g, 0) + n
+        shares: dict[int, float] = {}
+        for g, n in per_title.items():
+            d = title_doc[g]
+            share = n / title_len[g]
+            if share > shares.get(d, 0.0):
+                shares[d] = share
+        return shares
 
     def _damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """Across rulesets, the same foul's rows after the first count half, so that one foul's
@@ -1288,8 +1537,14 @@ class SearchIndex:
                     s *= 0.5
                 seen_fouls.add(foul)
             damped.append((s, d))
+        return self._in_order(damped)
+
+    def _in_order(self, found) -> list[tuple[float, int]]:
+        """``(score, doc)`` pairs best first; ties: terms, then sections, then rows, each in index order."""
         kind_rank = self._kind_rank
-        return sorted(damped, key=lambda x: (-x[0], kind_rank[x[1]], x[1]))
+        keyed = [(-s, kind_rank[d], d) for s, d in found]
+        keyed.sort()
+        return [(-s, d) for s, _k, d in keyed]
 
     def editions(self, query: str, ruleset: str | None = None) -> list[str]:
         """The rulesets whose Editions page (``/rules/<id>/editions``) matches ``query`` ("2016",
