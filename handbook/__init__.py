@@ -9,35 +9,21 @@
 
 from __future__ import annotations
 
-#: the public API by the ``handbook.core`` module that defines it, imported on first use: the
-#: served app opens its port before it loads any content, and the offline app's first screen
-#: needs none of the calculators
-_LAZY = {
-    "ContentError": "load", "Problem": "load", "default_library": "load", "load_library": "load",
-    "Chapter": "model", "Hit": "model", "Library": "model", "Penalty": "model",
-    "PenaltyRow": "model", "Ruleset": "model", "Section": "model", "Term": "model",
-    "FinalRow": "final", "FinalScore": "final", "ScoreSumError": "final", "final_score": "final",
-    "SEATS": "rulings", "SOURCES": "rulings", "ChomboSettlement": "rulings", "Choice": "rulings",
-    "Ruling": "rulings", "chombo": "rulings", "chombo_fouls": "rulings", "revealed_tiles": "rulings",
-    "StrikeStatus": "strikes", "strike_status": "strikes",
-    "Card": "study", "study_deck": "study",
-}
-
-
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'handbook' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"handbook.core.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
+from handbook.core.load import ContentError, Problem, default_library, load_library
+from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
+from handbook.core.final import FinalRow, FinalScore, ScoreSumError, final_score
+from handbook.core.rulings import (
+    SEATS,
+    SOURCES,
+    ChomboSettlement,
+    Choice,
+    Ruling,
+    chombo,
+    chombo_fouls,
+    revealed_tiles,
+)
+from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.core.study import Card, study_deck
 
 __all__ = [
     "Card", "Chapter", "ChomboSettlement", "Choice", "ContentError", "FinalRow", "FinalScore", "Hit",
