@@ -34,6 +34,12 @@ def _tomllib():
     return tomllib
 
 
+def __getattr__(name: str):
+    if name == "tomllib":   # ``problems.tomllib``: the parser the loader uses, imported on first use
+        return _tomllib()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One content problem: its code, the file (relative to the content folder), the entry, what is wrong."""
