@@ -19,13 +19,13 @@ Times are timezone-aware UTC ``datetime`` (fsrs requires it); "today" is the dev
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import fastjsonschema
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
@@ -82,8 +82,23 @@ _ENTRY_SCHEMA = {
         "at": _ISO,
     },
 }
-_check_progress = fastjsonschema.compile(_PROGRESS_SCHEMA)
-_check_entry = fastjsonschema.compile(_ENTRY_SCHEMA)
+
+
+@functools.cache
+def _validator(schema: str):
+    """The compiled check of ``"progress"`` or ``"entry"`` documents (compiled on first use: the
+    app's first screen is drawn before any stored document is read)."""
+    import fastjsonschema
+
+    return fastjsonschema.compile({"progress": _PROGRESS_SCHEMA, "entry": _ENTRY_SCHEMA}[schema])
+
+
+def _check_progress(doc: Any) -> None:
+    _validator("progress")(doc)
+
+
+def _check_entry(doc: Any) -> None:
+    _validator("entry")(doc)
 
 
 def utcnow() -> datetime.datetime:
@@ -147,9 +162,11 @@ class Progress:
     @classmethod
     def from_doc(cls, doc: Any) -> "Progress":
         """Raises ``ValueError`` saying what is wrong with a document of the wrong shape."""
+        from fastjsonschema import JsonSchemaException
+
         try:
             _check_progress(doc)
-        except fastjsonschema.JsonSchemaException as exc:
+        except JsonSchemaException as exc:
             raise ValueError(exc.message) from None
         try:
             card = FsrsCard.from_dict({**doc, "card_id": 0, "step": doc.get("step"),
@@ -207,10 +224,12 @@ class Entry:
 
     @classmethod
     def from_doc(cls, doc: Any) -> "Entry":
+        from fastjsonschema import JsonSchemaException
+
         try:
             _check_entry(doc)
             at = datetime.datetime.fromisoformat(doc["at"])
-        except fastjsonschema.JsonSchemaException as exc:
+        except JsonSchemaException as exc:
             raise ValueError(exc.message) from None
         if at.tzinfo is None:
             raise ValueError("the date has no time zone")

@@ -34,6 +34,22 @@ EDITING = "input:focus, textarea:focus"
 #: Flutter's own first-frame event, recorded as ``window.__flutterFirstFrame`` (ms since navigation)
 FIRST_FRAME_EVENT_JS = ("window.addEventListener('flutter-first-frame',"
                         " () => { window.__flutterFirstFrame = performance.now(); }, { once: true });")
+#: Records in ``window.__searchBoxSeen`` when (ms from the navigation start) the first screen's
+#: search box -- a text field whose ARIA label starts with "Search" -- appears in Flutter's ARIA
+#: tree. A MutationObserver sees it as Flutter writes it; a test's own wait (``expect``) polls
+#: at growing intervals (up to a second apart), so it notices up to a second later.
+SEARCH_BOX_SEEN_JS = """(() => {
+  const seen = () => Array.from(document.querySelectorAll('[data-semantics-role="text-field"]'))
+    .some((e) => (e.getAttribute('aria-label') || '').startsWith('Search'));
+  const observer = new MutationObserver(() => {
+    if (window.__searchBoxSeen === undefined && seen()) {
+      window.__searchBoxSeen = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true,
+                               attributeFilter: ['aria-label'] });
+})();"""
 #: how long Flutter needs after a tap before it takes keys (FLET-NOTES: "click, wait ~300 ms, type")
 TYPING_SETTLE_MS = 300
 

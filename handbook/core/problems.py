@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import hashlib
 import importlib.util
 import json
@@ -18,14 +19,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import fastjsonschema
-
 from handbook.paths import cache_dir
 
-try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
-    import tomli as tomllib
-except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
-    import tomllib
+# fastjsonschema and the TOML parser are imported by the functions that use them: the offline
+# app reads the build's content snapshot and never parses or validates content at start.
+
+
+@functools.cache
+def _tomllib():
+    try:  # the standard library's tomllib is tomli; its compiled (mypyc) wheel parses ~2.5x faster
+        import tomli as tomllib
+    except ImportError:  # the browser build (Pyodide) and a trimmed install: the standard library's
+        import tomllib
+    return tomllib
+
+
+def __getattr__(name: str):
+    if name == "tomllib":   # ``problems.tomllib``: the parser the loader uses, imported on first use
+        return _tomllib()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,8 @@ def _validator(schemas: dict[str, Any], name: str):
 def _detailed_validator(schemas: dict[str, Any], name: str):
     """The validator of ``schemas[name]`` whose exception names the failed rule and value, compiled
     for the first entry that fails it (valid content never needs it)."""
+    import fastjsonschema
+
     key = (id(schemas), name)
     entry = _detailed.get(key)
     if entry is None or entry[0] is not schemas:
@@ -86,6 +100,8 @@ def _detailed_validator(schemas: dict[str, Any], name: str):
 def _explained(schemas: dict[str, Any], name: str, data: Any):
     """The detailed validator's exception for ``data`` (``None`` if it passes, which it does not
     where the plain one failed)."""
+    import fastjsonschema
+
     try:
         _detailed_validator(schemas, name)(data)
     except fastjsonschema.JsonSchemaValueException as exc:
@@ -104,6 +120,8 @@ def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
     never reads a stale one. A missing, unreadable or damaged cache file is made again; a cache
     dir that cannot be written is left alone. The validation itself is the same: only
     fastjsonschema's compilation step is kept."""
+    import fastjsonschema
+
     path = _cache_path(schemas)
     codes = _read_codes(path, schemas) if path is not None else None
     if codes is None:
@@ -121,6 +139,8 @@ def _compile_set(schemas: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cache_path(schemas: dict[str, Any]) -> Path | None:
+    import fastjsonschema
+
     folder = cache_dir()
     if folder is None:
         return None
@@ -172,6 +192,8 @@ class Collector:
 
     def check_with(self, schemas: dict[str, Any], schema: str, data: Any, file: str, entry: str) -> bool:
         """Validate ``data`` against ``schemas[schema]`` (JSON Schema, compiled once)."""
+        import fastjsonschema
+
         try:
             _validator(schemas, schema)(data)
         except fastjsonschema.JsonSchemaValueException as plain:
@@ -198,6 +220,7 @@ class Collector:
         return True
 
     def read(self, path: Path) -> dict | None:
+        tomllib = _tomllib()
         rel = self.rel(path)
         try:
             with open(path, "rb") as fh:

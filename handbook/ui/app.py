@@ -176,9 +176,11 @@ class HandbookApp:
         page.on_locale_change = self.on_locale_change
 
     async def start(self) -> None:
-        self.settings = await self.prefs.load(self.library)
+        # the saved settings and the device's language in one round trip to the client
+        self.settings, device_language = await asyncio.gather(
+            self.prefs.load(self.library), platform_language(self.page))
         self.ctx.settings = self.settings
-        locale = self.settings.locale or await platform_language(self.page)
+        locale = self.settings.locale or device_language
         self.ctx.translator = i18n.translator(locale)
         self.configure_page()
         self.note_route(self.page.route or "/")

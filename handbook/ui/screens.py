@@ -1,46 +1,67 @@
 """Which builder draws each route of :data:`handbook.ui.routes.ROUTES`, and :func:`build_view`.
 
-The app's top: it imports every view module; no view imports it.
+The app's top: it reaches every view module; no view imports it. A view module is imported
+when its first screen is built (the app's start imports only what its first screen draws).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 
 import flet as ft
 
 from handbook.ui import routes
 from handbook.ui.context import AppContext
-from handbook.ui.views import calculators, common, glossary, ledger, penalties, rules, search, study
 
 ViewBuilder = Callable[..., ft.View]
 
+#: route name -> (module in handbook.ui.views, builder function)
+_BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
+    "search": ("search", "build"),
+    "rules": ("rules", "build_index"),
+    "ruleset": ("rules", "build_ruleset"),
+    "editions": ("rules", "build_editions"),
+    "section": ("rules", "build_section"),
+    "penalties": ("penalties", "build_index"),
+    "penalty-table": ("penalties", "build_table"),
+    "foul": ("penalties", "build_foul"),
+    "glossary": ("glossary", "build_index"),
+    "term": ("glossary", "build_term"),
+    "tools": ("calculators", "build_tools"),
+    "chombo": ("calculators", "build_chombo"),
+    "revealed": ("calculators", "build_revealed"),
+    "strikes": ("calculators", "build_strikes"),
+    "final": ("calculators", "build_final"),
+    "ledger": ("ledger", "build_ledger"),
+    "player": ("ledger", "build_player"),
+    "study": ("study", "build_study"),
+    "study-progress": ("study", "build_progress"),
+    "exam": ("study", "build_exam"),
+    "bookmarks": ("study", "build_bookmarks"),
+    "not-found": ("common", "build_not_found"),
+}
+
+
+def _builder(module: str, name: str) -> ViewBuilder:
+    return getattr(importlib.import_module(f"handbook.ui.views.{module}"), name)
+
+
+class _Builders(Mapping[str, ViewBuilder]):
+    """Read-only route name -> builder; a view module is imported on first look-up."""
+
+    def __getitem__(self, key: str) -> ViewBuilder:
+        return _builder(*_BUILDER_NAMES[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_BUILDER_NAMES)
+
+    def __len__(self) -> int:
+        return len(_BUILDER_NAMES)
+
+
 #: route name -> builder (see the view-builder contract in :mod:`handbook.ui.routes`)
-BUILDERS: Mapping[str, ViewBuilder] = MappingProxyType({
-    "search": search.build,
-    "rules": rules.build_index,
-    "ruleset": rules.build_ruleset,
-    "editions": rules.build_editions,
-    "section": rules.build_section,
-    "penalties": penalties.build_index,
-    "penalty-table": penalties.build_table,
-    "foul": penalties.build_foul,
-    "glossary": glossary.build_index,
-    "term": glossary.build_term,
-    "tools": calculators.build_tools,
-    "chombo": calculators.build_chombo,
-    "revealed": calculators.build_revealed,
-    "strikes": calculators.build_strikes,
-    "final": calculators.build_final,
-    "ledger": ledger.build_ledger,
-    "player": ledger.build_player,
-    "study": study.build_study,
-    "study-progress": study.build_progress,
-    "exam": study.build_exam,
-    "bookmarks": study.build_bookmarks,
-    "not-found": common.build_not_found,
-})
+BUILDERS: Mapping[str, ViewBuilder] = _Builders()
 
 
 def build_view(ctx: AppContext, route: str | None) -> ft.View:
@@ -53,4 +74,4 @@ def build_view(ctx: AppContext, route: str | None) -> ft.View:
     try:
         return BUILDERS[m.name](ctx, **m.params)
     except LookupError as exc:
-        return common.build_not_found(ctx, missing=m.path, reason=str(exc))
+        return BUILDERS["not-found"](ctx, missing=m.path, reason=str(exc))

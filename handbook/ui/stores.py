@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from handbook.core.model import Library
-from handbook.ledger import Ledger
 from handbook.storage import is_web, open_app_db, open_db, open_prefs_db
 from handbook.study import PREFS_KEY, StudyStore, open_study_db
+
+if TYPE_CHECKING:  # imported when the ledger is first opened: the first screen has no ledger
+    from handbook.ledger import Ledger
 
 
 class Stores:
@@ -38,10 +40,14 @@ class Stores:
     def ledger_for(self, ctx: Any) -> Ledger | None:
         """The ledger, opening it in the data folder on first use; ``None`` while the browser
         build is still loading it (``ctx.refresh()`` follows)."""
+        from handbook.ledger import Ledger
+
         return self._now(ctx, "ledger", lambda: Ledger(open_db(), self.library), self.open_ledger)
 
     async def open_ledger(self, page: Any = None) -> Ledger:
         """The ledger, opened (SharedPreferences in the browser build) if it is not yet."""
+        from handbook.ledger import Ledger
+
         if self.ledger is None:
             db = await open_app_db(page)
             if self.ledger is None:

@@ -27,7 +27,9 @@ the fix of flutter/flutter#190039.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -111,8 +113,13 @@ _patched: dict[str, Path] = {}
 def _rewritten_client() -> dict[str, Path]:
     """Private copies of flet-web's ``main.dart.js`` and ``main.dart.wasm`` without the CDN, of
     ``flutter_bootstrap.js`` asking for single-threaded skwasm, and of ``assets/FontManifest.json``
-    listing the app's font (:func:`engine_font_manifest`), by the path they are served at (made
-    once per process, in a folder only this user can write, removed at exit)."""
+    listing the app's font (:func:`engine_font_manifest`), by the path they are served at.
+
+    Made once and kept in the user cache dir (``paths.cache_dir()``), in a folder named by a
+    hash of flet-web's files (name, size, time) and of this module, so an upgrade or a change of
+    the rewriting makes new copies: rewriting the 17 MB took ~0.13 s of every start before the
+    port opened. Without a cache dir (or one that cannot be written): once per process, in a
+    temporary folder only this user can write, removed at exit."""
     if _patched:
         return _patched
     try:
@@ -120,14 +127,20 @@ def _rewritten_client() -> dict[str, Path]:
     except ImportError:  # pragma: no cover
         return {}
     web = Path(get_package_web_dir())
-    folder = Path(tempfile.mkdtemp(prefix="riichi-handbook-web-"))
-    atexit.register(shutil.rmtree, folder, True)
+    names = (MAIN_JS, BOOTSTRAP_JS, MAIN_WASM, FONT_MANIFEST)
+    cached = _cached_client_folder(web, names)
+    if cached is not None and all((cached / n).is_file() for n in names if (web / n).exists()):
+        _patched.update({n: cached / n for n in names if (cached / n).is_file()})
+        return _patched
+    folder = Path(tempfile.mkdtemp(prefix="riichi-handbook-web-",
+                                   dir=cached.parent if cached is not None else None))
+    made: dict[str, Path] = {}
 
     def keep(path: str, data: bytes | str) -> None:
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-        _patched[path] = target
+        made[path] = target
 
     def text(path: str) -> str:
         return (web / path).read_text(encoding="utf-8")
@@ -138,26 +151,37 @@ def _rewritten_client() -> dict[str, Path]:
         keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
     keep(FONT_MANIFEST, json.dumps(
         engine_font_manifest(json.loads(text(FONT_MANIFEST)), FONT_FAMILY, "../" + FONTS[FONT_FAMILY])))
+    if cached is not None:
+        try:
+            os.replace(folder, cached)      # whole or not at all, for a start reading it meanwhile
+            made = {n: cached / n for n in made}
+        except OSError:  # another start made it first (or the disk refused): use this copy
+            atexit.register(shutil.rmtree, folder, True)
+    else:
+        atexit.register(shutil.rmtree, folder, True)
+    _patched.update(made)
     return _patched
+
+
+def _cached_client_folder(web: Path, names: tuple[str, ...]) -> Path | None:
+    """Where :func:`_rewritten_client` keeps its copies (``None``: no cache dir)."""
+    from handbook.paths import cache_dir
+
+    base = cache_dir()
+    if base is None:
+        return None
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for name in names:
+        try:
+            st = (web / name).stat()
+        except OSError:
+            continue
+        h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     try:
-        from flet_web import get_package_web_dir
-    except ImportError:  # pragma: no cover
-        return {}
-    web = Path(get_package_web_dir())
-    folder = Path(tempfile.mkdtemp(prefix="riichi-handbook-web-"))
-    atexit.register(shutil.rmtree, folder, True)
-    (folder / MAIN_JS).write_text(without_rive_cdn((web / MAIN_JS).read_text(encoding="utf-8")),
-                                  encoding="utf-8")
-    (folder / BOOTSTRAP_JS).write_text(
-        single_threaded_skwasm((web / BOOTSTRAP_JS).read_text(encoding="utf-8")), encoding="utf-8")
-    if (web / MAIN_WASM).exists():
-        (folder / MAIN_WASM).write_bytes(without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
-    manifest = json.loads((web / FONT_MANIFEST).read_text(encoding="utf-8"))
-    (folder / "FontManifest.json").write_text(json.dumps(
-        engine_font_manifest(manifest, FONT_FAMILY, "../" + FONTS[FONT_FAMILY])), encoding="utf-8")
-    _patched.update({p.name: p for p in folder.iterdir()})
-    _patched[FONT_MANIFEST] = _patched.pop("FontManifest.json")
-    return _patched
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return base / f"client-{h.hexdigest()[:32]}"
 
 
 def install_local_rive() -> bool:

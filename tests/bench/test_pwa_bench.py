@@ -36,6 +36,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pwa"))
 
+from flutter_web import SEARCH_BOX_SEEN_JS  # noqa: E402
 from pwa_harness import (  # noqa: E402
     CHROMIUM,
     PHASES,
@@ -77,6 +78,12 @@ def _print_phases(medians: dict[str, float]) -> None:
     for name, t in sorted(medians.items(), key=lambda kv: kv[1]):
         print(f"    {name:<18} {t:6.2f}  (+{max(0.0, t - last):.2f})")
         last = t
+
+
+def _seen(rounds) -> list[float]:
+    """Per round, when the page saw the search box appear (``SEARCH_BOX_SEEN_JS``): the test's
+    own wait polls at growing intervals and notices it up to a second later."""
+    return [r.phases["search_box"] for r in rounds if "search_box" in r.phases]
 
 
 def _load() -> str:
@@ -158,6 +165,7 @@ def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser, capsys):
         close_round()
         state["server"] = PwaServer(pwa)
         state["context"] = new_context(bench_browser)
+        state["context"].add_init_script(SEARCH_BOX_SEEN_JS)
         state["requests"] = Requests().attach(state["context"])
         state["app"] = App(state["context"].new_page(), state["server"])
         return (), {}
@@ -173,7 +181,10 @@ def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser, capsys):
     flutter_s = [r.flutter_frame_s for r in rounds]
     median = statistics.median(app_s)
     phases = _phase_medians(rounds)
+    seen = _seen(rounds)
     benchmark.extra_info.update({
+        "search_box_seen_median_s": round(statistics.median(seen), 2) if seen else None,
+        "search_box_seen_s": [round(x, 2) for x in seen],
         "first_frame_median_s": round(median, 2),
         "first_frame_s": [round(x, 2) for x in app_s],
         "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
@@ -188,6 +199,9 @@ def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser, capsys):
               f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame (loading screen) "
               f"median {statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_FIRST_LOAD_S:.0f} s; "
               f"load average {_load()}")
+        if seen:
+            print(f"  the search box appeared (seen by the page, not the test's poll): median "
+                  f"{statistics.median(seen):.2f} s ({', '.join(f'{x:.2f}' for x in seen)})")
         _print_phases(phases)
     assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
     if _strict():
@@ -213,6 +227,7 @@ def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser, capsys
         close_round()
         server = state["server"] = PwaServer(pwa)
         ctx = state["context"] = new_context(bench_browser)
+        ctx.add_init_script(SEARCH_BOX_SEEN_JS)
         state["requests"] = Requests().attach(ctx)
         app = state["app"] = App(ctx.new_page(), server)
         open_app(app)
@@ -232,8 +247,11 @@ def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser, capsys
     flutter_s = [r.flutter_frame_s for r in rounds]
     median = statistics.median(app_s)
     phases = _phase_medians(rounds)
+    seen = _seen(rounds)
     benchmark.extra_info.update({
         "phase_medians_s": phases,
+        "search_box_seen_median_s": round(statistics.median(seen), 2) if seen else None,
+        "search_box_seen_s": [round(x, 2) for x in seen],
         "offline_reload_median_s": round(median, 2),
         "offline_reload_s": [round(x, 2) for x in app_s],
         "flutter_frame_median_s": round(statistics.median(flutter_s), 2),
@@ -247,6 +265,9 @@ def test_pwa_offline_reload_to_first_frame(benchmark, pwa, bench_browser, capsys
               f"({', '.join(f'{x:.2f}' for x in app_s)}); Flutter's first frame median "
               f"{statistics.median(flutter_s):.2f} s; goal ≤ {GOAL_OFFLINE_RELOAD_S:.0f} s; "
               f"load average {_load()}")
+        if seen:
+            print(f"  the search box appeared (seen by the page, not the test's poll): median "
+                  f"{statistics.median(seen):.2f} s ({', '.join(f'{x:.2f}' for x in seen)})")
         _print_phases(phases)
     assert not outside, f"requests left 127.0.0.1: {sorted(set(outside))}"
     if _strict():

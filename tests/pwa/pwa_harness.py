@@ -246,7 +246,7 @@ def netlog_app_requests(netlog: Path, origin: str) -> tuple[list[str], list[str]
 
 #: The start-up phases, in order, as :attr:`Timings.phases` names them.
 PHASES = ("worker_started", "pyodide_ready", "archive_unpacked", "imports_done", "app_module_run",
-          "flutter_frame", "content_ready", "screen_built", "app_frame")
+          "flutter_frame", "content_ready", "screen_built", "search_box", "app_frame")
 
 
 @dataclass
@@ -271,6 +271,9 @@ def _wait_ready(hb: App, t0: float, timeout: float, ready: tuple[str, str]) -> T
     if ff_ms:
         phases["flutter_frame"] = round(ff_ms / 1000, 3)
     phases["app_frame"] = round(t_app, 3)
+    seen_ms = hb.page.evaluate("window.__searchBoxSeen ?? null")  # SEARCH_BOX_SEEN_JS, when installed
+    if seen_ms:
+        phases["search_box"] = round(seen_ms / 1000, 3)
     return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app, phases=phases)
 
 

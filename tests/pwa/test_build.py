@@ -234,6 +234,74 @@ def test_python_starts_with_the_page(pwa_dir):
     assert "new BroadcastChannel(\"rjh-startup\")" in worker
 
 
+#: runs tools/pwa/app_archive.js's tar reader under Node.js on a gunzipped archive and prints
+#: "name size" (folders end in "/"), one a line
+_TAR_LIST_JS = """
+const { readFileSync } = require("node:fs");
+const { gunzipSync } = require("node:zlib");
+const vm = require("node:vm");
+const ctx = { TextDecoder, URL, console, Number, Math, String, Set, Error, Uint8Array };
+ctx.self = ctx;
+vm.createContext(ctx);
+vm.runInContext(readFileSync(process.argv[1], "utf8"), ctx);
+const raw = readFileSync(process.argv[2]);
+const buf = process.argv[2].endsWith(".gz") ? gunzipSync(raw) : raw;
+const entries = ctx.rjhTarEntries(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
+for (const e of entries) {
+  console.log(e.name + (e.dir ? "/" : "") + " " + e.data.length + " " +
+              require("node:crypto").createHash("sha256").update(e.data).digest("hex"));
+}
+"""
+
+
+def _node_tar_listing(archive) -> list[str]:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    res = subprocess.run([node, "-e", _TAR_LIST_JS, str(pwa_build.HERE / "app_archive.js"), str(archive)],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return sorted(res.stdout.splitlines())
+
+
+def _python_tar_listing(archive) -> list[str]:
+    import hashlib
+
+    out = []
+    with tarfile.open(archive) as tar:
+        for m in tar:
+            name = "/".join(p for p in m.name.split("/") if p not in ("", "."))
+            if not name:
+                continue
+            data = tar.extractfile(m).read() if m.isfile() else b""
+            out.append(f"{name}{'/' if m.isdir() else ''} {len(data)} {hashlib.sha256(data).hexdigest()}")
+    return sorted(out)
+
+
+def test_the_worker_unpacks_the_app_archive_as_tarfile_does(pwa_dir, tmp_path):
+    """The worker writes the app's files itself (tools/pwa/app_archive.js): the same names, sizes
+    and bytes as Python's tarfile reads from app.tar.gz, for GNU long names and POSIX prefixes
+    too; and Flet's boot script skips its own download only when that worked."""
+    archive = pwa_dir / "app.tar.gz"
+    assert _node_tar_listing(archive) == _python_tar_listing(archive)
+    long_name = "handbook/" + "x" * 90 + "/" + "y" * 60 + ".py"
+    for fmt in (tarfile.GNU_FORMAT, tarfile.USTAR_FORMAT):
+        path = tmp_path / f"{fmt}.tar"
+        with tarfile.open(path, "w", format=fmt) as tar:
+            for name, data in ((long_name, b"print('ok')\n"), ("content/x.toml", b"a = 1\n" * 300)):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        assert _node_tar_listing(path) == _python_tar_listing(path)
+    worker = (pwa_dir / "python-worker.js").read_text(encoding="utf-8")
+    assert "self.flet_js.rjh_unpacked = self.rjhUnpackArchive(" in worker
+    assert 'if getattr(flet_js, "rjh_unpacked", False):' in worker
+    assert 'elif "script" not in py_args:' in worker   # otherwise Flet's own download, as before
+
+
 def test_fonts_cut_to_what_the_app_draws(pwa_dir):
     """Noto Sans JP and Material Icons keep what the app shows and what a user types; the
     Japanese font is listed in FontManifest.json (loaded before Flutter's first frame) at the
