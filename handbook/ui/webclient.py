@@ -80,6 +80,29 @@ def single_threaded_skwasm(js: str) -> str:
     return js.replace(FLUTTER_CONFIG, FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,")
 
 
+#: Fetched at once where the wasm build will run (Chromium with WebAssembly GC): Flutter's loader
+#: asks for main.dart.wasm only after main.dart.mjs is imported, while skwasm.wasm downloads
+PRELOAD_WASM = """(() => {
+  const gc = WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));
+  const blink = navigator.vendor === "Google Inc." || navigator.userAgent.includes("Edg/");
+  if (!gc || !blink) return;
+  for (const [href, as] of [["main.dart.wasm", "fetch"], ["main.dart.mjs", "script"]]) {
+    const link = document.createElement("link");
+    link.rel = as === "script" ? "modulepreload" : "preload";
+    if (as === "fetch") { link.as = "fetch"; link.crossOrigin = "anonymous"; }
+    link.href = new URL(href, document.baseURI).toString();
+    document.head.appendChild(link);
+  }
+})();
+"""
+
+
+def preloading_wasm(js: str) -> str:
+    """``flutter_bootstrap.js`` that starts downloading the wasm build's entrypoint at once
+    (:data:`PRELOAD_WASM`)."""
+    return PRELOAD_WASM + js
+
+
 #: The app's font, drawn everywhere (Japanese renders offline): family -> path under assets/
 FONT_FAMILY = "NotoSansJP"
 FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
@@ -146,7 +169,7 @@ def _rewritten_client() -> dict[str, Path]:
         return (web / path).read_text(encoding="utf-8")
 
     keep(MAIN_JS, without_rive_cdn(text(MAIN_JS)))
-    keep(BOOTSTRAP_JS, single_threaded_skwasm(text(BOOTSTRAP_JS)))
+    keep(BOOTSTRAP_JS, preloading_wasm(single_threaded_skwasm(text(BOOTSTRAP_JS))))
     if (web / MAIN_WASM).exists():
         keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
     keep(FONT_MANIFEST, json.dumps(

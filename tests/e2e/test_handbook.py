@@ -318,6 +318,18 @@ def test_skwasm_renders_on_the_page_thread_without_a_worker(hb):
     assert workers == []
 
 
+def test_the_wasm_entrypoint_is_preloaded_and_fetched_once(hb):
+    """``handbook.ui.webclient.preloading_wasm``: where the wasm build runs, main.dart.wasm is asked
+    for as the page starts (beside skwasm.wasm, not after main.dart.mjs), and the loader's own
+    fetch uses that download: the 3 MB file is requested once."""
+    hb.open("/", ready="Search")
+    preloads = hb.page.evaluate(
+        "[...document.querySelectorAll('link[rel=preload], link[rel=modulepreload]')].map(l => l.href)")
+    assert any(h.endswith("/main.dart.wasm") for h in preloads), preloads
+    wasm = [u for u in hb.request_log.urls if u.endswith("/main.dart.wasm")]
+    assert len(wasm) == 1, wasm
+
+
 # ------------------------------------------------------------------ the tournament's ruleset chosen
 
 
