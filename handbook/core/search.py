@@ -79,25 +79,28 @@ ni wo ga ka wa mo ne yo de tte
 """.split())  # the last line: Japanese particles typed in romaji ("agari houki tte nani", "ato ni")
 
 # Words judges use for the same thing at the table; a query word also matches its group's other
-# words, a little below its own spelling. Only what holds in every ruleset's language goes here.
+# words, a little below its own spelling. Romaji verb forms join their English group (taoshita,
+# iwanakatta, kitta: the same words in a sentence typed in romaji). Only what holds in every
+# ruleset's language goes here.
 SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("show", "reveal", "expose", "flip", "display", "open"),
+    ("show", "reveal", "expose", "flip", "display", "open",
+     "taosu", "taoshita", "taoshi", "akete", "akeru", "mieta", "miechatta", "mieru", "miseta"),
     ("wrong", "incorrect", "invalid", "false", "mistaken", "bad", "error", "mistake"),
     ("early", "premature", "fast", "soon", "quick"),
     ("slow", "delay", "stall", "dawdle"),
-    ("forget", "without", "missing", "omit", "skip", "never"),
-    ("call", "claim", "declare", "announce", "say"),
-    ("take", "draw", "pick", "grab"),
-    ("discard", "throw"),
+    ("forget", "without", "missing", "omit", "skip", "never", "nashi", "wasure", "wasureta"),
+    ("call", "claim", "declare", "announce", "say", "iu", "itta", "iwazu", "iwanai", "iwanakatta", "hassei"),
+    ("take", "draw", "pick", "grab", "toru", "totta", "tori"),
+    ("discard", "throw", "kiru", "kitta", "sute", "suteta", "dahai"),
     ("knock", "fall", "collapse", "drop", "topple", "spill"),
     ("phone", "mobile", "cellphone", "smartphone", "cell"),
     ("device", "electronic", "gadget", "smartwatch", "watch", "earphone", "headphone", "walkman"),
-    ("stick", "deposit", "bet"),
+    ("stick", "deposit", "bet", "kyoutaku", "tenbou", "riichibou"),
     ("kan", "kong", "quad"), ("pon", "pung", "triplet"), ("chii", "chi", "chow", "sequence"),
     ("dealer", "east", "oya"),
     ("cheat", "cheating", "stack"),
     ("leave", "break", "toilet", "bathroom", "restroom"),
-    ("argue", "dispute", "disagree", "appeal", "protest"),
+    ("argue", "dispute", "disagree", "appeal", "protest", "fuman", "fufuku", "monku"),
     ("shout", "yell", "speak", "utter", "voice", "vocal"),
     ("sideways", "rotate", "horizontal", "tilt"),
     ("hide", "conceal", "hidden", "secret"),
@@ -116,17 +119,6 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("priority", "precedence", "yuusen"), ("ruling", "saitei"), ("order", "junban"), ("place", "basho"),
     ("inaudible", "kikoenai"),
 )
-# romaji forms joined to the English groups above (the same words in Japanese sentences)
-ROMAJI_GROUPS: dict[str, tuple[str, ...]] = {
-    "show": ("taosu", "taoshita", "taoshi", "akete", "akeru", "mieta", "miechatta", "mieru", "miseta"),
-    "call": ("iu", "itta", "iwazu", "iwanai", "iwanakatta", "hassei"),
-    "forget": ("nashi", "wasure", "wasureta"),
-    "discard": ("kiru", "kitta", "sute", "suteta", "dahai"),
-    "take": ("toru", "totta", "tori"),
-    "stick": ("kyoutaku", "tenbou", "riichibou"),
-    "argue": ("fuman", "fufuku", "monku"),
-}
-SYNONYMS = tuple(g + ROMAJI_GROUPS.get(g[0], ()) for g in SYNONYMS)
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
@@ -476,6 +468,11 @@ def ref_keys(ref: str) -> list[tuple[str, str | None]]:
     return out
 
 
+def _term_japanese(t) -> tuple[str, ...]:
+    """A glossary term's Japanese spellings and kana readings (``喰い替え/食い替え``: each)."""
+    return (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
+
+
 @dataclass(slots=True)
 class _Doc:
     hit: Hit
@@ -520,14 +517,14 @@ BONUS_POOL = 120  # how many of the best-scored documents are weighed for the na
 # field weights
 W_TITLE, W_TERM, W_ALIAS, W_CATEGORY, W_PENALTY, W_DEF, W_TEXT = 10.0, 12.0, 9.0, 1.5, 2.0, 3.0, 1.0
 W_FOUL_NAME, W_FOUL_ALIAS = 9.0, 6.0
-W_LINKED = 3.0
+W_LINKED = 3.0  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
 COVERED_SHARE = 0.75  # share of a foul's names given to what covers it in a ruleset without its rows
 W_FOUL_TERM = 5.0  # a glossary term's names in the rows of a foul it names (divided by sqrt of its fouls)
-W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions  # a glossary term's Japanese and romaji in a section it cites (divided by sqrt of its sections)
+W_SEARCH_NAME, W_SEARCH_ALIAS = 6.0, 4.5  # a section's search words: Japanese/romaji names, descriptions
 QUESTION_RULE_BOOST = 1.5
 _HOW_MANY = re.compile(r"\bhow (many|much)\b")
-JA_SENTENCE = 5
-MIX_SHARE = 0.9  # see SearchIndex._mix_kinds  # characters: a Japanese query this long is also matched word by word
+JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
+MIX_SHARE = 0.9  # see SearchIndex._mix_kinds
 _QUESTION = re.compile(r"^(can|could|what|who|whom|how|when|is|are|does|do|should|which|why|may)\b|\?$|"
                        r"とは$|(ですか|ますか|か)[?？]?$|(どう|いつ|誰|だれ|なに|何|意味)|"
                        r"\bmean(s|ing)?\b|\bdefin(e|ition)\b|\bexplain|\b(nani|dou|itsu|dare)\b|"
@@ -703,7 +700,7 @@ class SearchIndex:
                     w = W_FOUL_TERM / math.sqrt(self._fouls_of_term[tid])
                     for x in t.romaji:
                         self._add(0, x.replace("-", "").replace(" ", ""), w)
-                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                    for x in _term_japanese(t):
                         if x:
                             self._add_romaji_w(0, x, t.romaji, w)
             for key, docs in self._postings.items():
@@ -712,6 +709,14 @@ class SearchIndex:
         finally:
             self._postings = postings
 
+    def _foul_names(self, foul) -> dict[str, float]:
+        """:meth:`_foul_template` of ``foul``, made once: the foul's names are the same in every
+        table's rows and in whatever covers it (``covered_by``)."""
+        names = self._foul_templates.get(foul.id)
+        if names is None:
+            names = self._foul_templates[foul.id] = self._foul_template(foul)
+        return names
+
     def _row_template(self, r, foul) -> dict[str, float]:
         """A penalty row's words and its foul's names indexed into a scratch document:
         ``{key: score}`` to copy into every row with the same text."""
@@ -719,12 +724,7 @@ class SearchIndex:
         template = self._row_templates.get(sig)
         if template is not None:
             return template
-        names = None
-        if foul:
-            # the foul's names are the same for every table's rows: indexed once, copied
-            names = self._foul_templates.get(foul.id)
-            if names is None:
-                names = self._foul_templates[foul.id] = self._foul_template(foul)
+        names = self._foul_names(foul) if foul else None
         postings, self._postings = self._postings, defaultdict(dict)
         try:
             self._add(0, r.foul, W_TITLE)
@@ -904,10 +904,7 @@ class SearchIndex:
         for foul in fouls.values():
             if not foul.covered_by:
                 continue
-            names = self._foul_templates.get(foul.id)
-            if names is None:
-                names = self._foul_templates[foul.id] = self._foul_template(foul)
-            scaled = {key: score * COVERED_SHARE for key, score in names.items()}
+            scaled = {key: score * COVERED_SHARE for key, score in self._foul_names(foul).items()}
             for rid, target in foul.covered_by:
                 kind, _, ref = target.partition(":")
                 docs = self._rows_of.get((rid, ref), ()) if kind == "penalty" else (
@@ -928,7 +925,7 @@ class SearchIndex:
             per_ruleset: dict[str, int] = defaultdict(int)
             for rs, _ref in t.refs:
                 per_ruleset[rs] += 1
-            japanese = [x for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")) if x]
+            japanese = [x for x in _term_japanese(t) if x]
             own = {kana_fold(fold(x)) for x in japanese}
             for key in t.refs:
                 d = rule_doc.get(key)
@@ -961,7 +958,7 @@ class SearchIndex:
                         self._add(d, x, W_SEARCH_ALIAS)
                     for x in t.romaji:
                         self._add(d, x, W_SEARCH_NAME)
-                    for x in (*(t.japanese or "").split("/"), *(t.reading or "").split("/")):
+                    for x in _term_japanese(t):
                         self._add_ja(d, x, W_SEARCH_NAME, name=True)
                         self._add_romaji_w(d, x, t.romaji, W_SEARCH_NAME)
                 for x in words_.aliases:
@@ -1040,7 +1037,7 @@ class SearchIndex:
 
     def _index_term(self, t, fouls, rule_doc: dict[tuple, int], rows_of_foul: dict[str, list[int]]) -> None:
         names = (t.term, *t.romaji)
-        japanese = (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
+        japanese = _term_japanese(t)
         d = self._new(_Doc(
             Hit("term", None, t.id, t.term, t.japanese), None,
             titles=tuple(fold(x) for x in (t.term, *t.aliases)),
