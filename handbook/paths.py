@@ -10,6 +10,7 @@ Caches that only save time (the compiled content-schema validators) live in the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -52,3 +53,19 @@ def cache_dir() -> Path | None:
     except ImportError:  # pragma: no cover - platformdirs ships with flet's dependencies
         return None
     return Path(user_cache_dir(APP_NAME, appauthor=False))
+
+
+def write_cache_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` to the cache file ``path`` whole or not at all (a temporary file renamed into
+    place: a start reading it meanwhile sees the old file or the new one, never half); True when
+    written. A read-only or full disk is left alone (a cache only saves time): False."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        return False
+    return True

@@ -15,7 +15,6 @@ sees the old file whole or the new one whole). A cache dir that cannot be writte
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import marshal
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from handbook.core.search import SearchIndex
-from handbook.paths import cache_dir
+from handbook.paths import cache_dir, write_cache_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Library
@@ -107,14 +106,7 @@ def write(path: Path, key: bytes, index: SearchIndex) -> None:
     """Keep ``index`` (not searched yet) in ``path`` under ``key``, atomically; an unwritable
     cache dir is left alone."""
     payload = marshal.dumps((key, index.state()))
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(_MAGIC + hashlib.sha256(payload).digest() + payload)
-        os.replace(tmp, path)
-    except OSError:  # a read-only or full disk: the next start builds the index again
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-
+    # a read-only or full disk: the next start builds the index again
+    write_cache_file(path, _MAGIC + hashlib.sha256(payload).digest() + payload)
 
 __all__ = ["FILE_NAME", "cached_index", "code_digest", "key_of", "read", "write"]

@@ -6,20 +6,18 @@ Shared by :mod:`handbook.core.load` and :mod:`handbook.core.rulings_data`; pure 
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import functools
 import hashlib
 import importlib.util
 import json
 import marshal
-import os
 import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handbook.paths import cache_dir
+from handbook.paths import cache_dir, write_cache_file
 
 # fastjsonschema and the TOML parser are imported by the functions that use them: the offline
 # app reads the build's content snapshot and never parses or validates content at start.
@@ -163,14 +161,7 @@ def _read_codes(path: Path, schemas: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _write_codes(path: Path, codes: dict[str, Any]) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps(codes))
-        os.replace(tmp, path)  # whole or not at all, for a start reading it meanwhile
-    except OSError:  # a read-only or full disk: the next start compiles again
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    write_cache_file(path, marshal.dumps(codes))  # a read-only or full disk: the next start compiles again
 
 
 class Collector:
