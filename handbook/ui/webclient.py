@@ -9,7 +9,8 @@ points the base URL at a same-origin folder that is not shipped (:data:`RIVE_LOC
 script fails to load exactly as it does offline, and no request leaves the app's origin.
 
 The served app also answers ``flutter_bootstrap.js`` with a copy that asks for single-threaded
-skwasm (:func:`single_threaded_skwasm`). Flet's server sends COOP/COEP headers, so the page is
+skwasm (:func:`single_threaded_skwasm`) and starts downloading the wasm entrypoint at once
+(:func:`preloading_wasm`). Flet's server sends COOP/COEP headers, so the page is
 cross-origin isolated and Flutter would pick multi-threaded skwasm, whose main thread and raster
 worker share a glyph cache without a lock: while text changes (a judge typing a search) the heap
 is corrupted and the tab freezes for good, its main thread spinning (flutter/flutter#190039, fixed
@@ -86,13 +87,13 @@ PRELOAD_WASM = """(() => {
   const gc = WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));
   const blink = navigator.vendor === "Google Inc." || navigator.userAgent.includes("Edg/");
   if (!gc || !blink) return;
-  for (const [href, as] of [["main.dart.wasm", "fetch"], ["main.dart.mjs", "script"]]) {
-    const link = document.createElement("link");
-    link.rel = as === "script" ? "modulepreload" : "preload";
-    if (as === "fetch") { link.as = "fetch"; link.crossOrigin = "anonymous"; }
-    link.href = new URL(href, document.baseURI).toString();
-    document.head.appendChild(link);
-  }
+  const link = (rel, href, as) => {
+    const l = Object.assign(document.createElement("link"), {rel, href: new URL(href, document.baseURI).href});
+    if (as) Object.assign(l, {as, crossOrigin: "anonymous"});
+    document.head.appendChild(l);
+  };
+  link("preload", "main.dart.wasm", "fetch");
+  link("modulepreload", "main.dart.mjs");
 })();
 """
 
