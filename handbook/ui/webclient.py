@@ -81,10 +81,14 @@ def single_threaded_skwasm(js: str) -> str:
     return js.replace(FLUTTER_CONFIG, FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,")
 
 
+#: Flutter's loader's test for WebAssembly GC (flutter_bootstrap.js): a module using a GC type,
+#: which only a browser with WasmGC validates (JavaScript, for the scripts that decide as it does)
+WASM_GC_PROBE = "new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 95, 1, 120, 0])"
+
 #: Fetched at once where the wasm build will run (Chromium with WebAssembly GC): Flutter's loader
 #: asks for main.dart.wasm only after main.dart.mjs is imported, while skwasm.wasm downloads
 PRELOAD_WASM = """(() => {
-  const gc = WebAssembly.validate(new Uint8Array([0,97,115,109,1,0,0,0,1,5,1,95,1,120,0]));
+  const gc = WebAssembly.validate(__WASM_GC_PROBE__);
   const blink = navigator.vendor === "Google Inc." || navigator.userAgent.includes("Edg/");
   if (!gc || !blink) return;
   const link = (rel, href, as) => {
@@ -95,7 +99,7 @@ PRELOAD_WASM = """(() => {
   link("preload", "main.dart.wasm", "fetch");
   link("modulepreload", "main.dart.mjs");
 })();
-"""
+""".replace("__WASM_GC_PROBE__", WASM_GC_PROBE)
 
 
 def preloading_wasm(js: str) -> str:

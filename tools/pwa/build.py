@@ -71,6 +71,7 @@ from handbook.ui.webclient import (  # noqa: F401 - RIVE_CDN for tests
     FONTS,
     RIVE_CDN,
     UNUSED_FONT_FAMILIES,
+    WASM_GC_PROBE,
     engine_font_manifest,
     single_threaded_skwasm,
     without_rive_cdn,
@@ -554,7 +555,7 @@ SW_REGISTRATION = """<script>
           typeof Intl.v8BreakIterator !== 'undefined' && typeof Intl.Segmenter !== 'undefined';
         var wasmGC = false, webGL = false;
         try {
-          wasmGC = WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 95, 1, 120, 0]));
+          wasmGC = WebAssembly.validate(__WASM_GC_PROBE__);
         } catch (e) { /* no WebAssembly */ }
         if (blink && wasmGC) {
           var canvas = document.createElement('canvas');
@@ -568,7 +569,7 @@ SW_REGISTRATION = """<script>
       });
     }
   </script>
-"""
+""".replace("__WASM_GC_PROBE__", WASM_GC_PROBE)
 
 
 # =============================================================================================
