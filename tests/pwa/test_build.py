@@ -110,12 +110,13 @@ def test_service_worker_precache_and_cache_name(pwa_dir):
                        "manifest.json", "icons/pwa-192.png", "icons/pwa-512.png"):
             assert needed in files or needed + ".gz" in files, f"{needed} is not precached ({variant})"
     # each browser precaches the one build its Flutter loader runs, and no other
-    runtime = {"skwasm": {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js.gz", "canvaskit/skwasm.wasm.gz"},
-               "skwasm_heavy": {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm_heavy.js.gz",
+    runtime = {"skwasm": {"main.dart.wasm.gz", "main.dart.mjs", "canvaskit/skwasm.js.gz",
+                          "canvaskit/skwasm.wasm.gz"},
+               "skwasm_heavy": {"main.dart.wasm.gz", "main.dart.mjs", "canvaskit/skwasm_heavy.js.gz",
                                 "canvaskit/skwasm_heavy.wasm.gz"},
-               "chromium": {"main.dart.js", "canvaskit/chromium/canvaskit.js.gz",
+               "chromium": {"main.dart.js.gz", "canvaskit/chromium/canvaskit.js.gz",
                             "canvaskit/chromium/canvaskit.wasm.gz"},
-               "full": {"main.dart.js", "canvaskit/canvaskit.js.gz", "canvaskit/canvaskit.wasm.gz"}}
+               "full": {"main.dart.js.gz", "canvaskit/canvaskit.js.gz", "canvaskit/canvaskit.wasm.gz"}}
     for variant, expected in runtime.items():
         files = precache_files(pwa_dir, variant)
         shipped = {f for f in files if f.startswith(("main.dart.", "canvaskit/"))}
@@ -129,9 +130,11 @@ def test_compressed_precache_copies_are_the_files(pwa_dir):
     import gzip
 
     gz = sorted({f for v in VARIANTS for f in precache_files(pwa_dir, v)
-                 if f.endswith(".gz") and f != "app.tar.gz"})
-    assert "fonts/NotoSansJP-Regular.ttf.gz" in gz
-    assert "main.dart.js.gz" not in gz and "main.dart.wasm.gz" not in gz
+                 if f.endswith(".gz") and f not in ("app.tar.gz", pwa_build.MEMORY_SNAPSHOT)})
+    for packed in ("fonts/NotoSansJP-Regular.ttf.gz", "main.dart.js.gz", "main.dart.wasm.gz",
+                   "pyodide/pyodide.asm.mjs.gz"):
+        assert packed in gz, packed
+    # Pyodide's WebAssembly stays plain: it is on the way to Python's start (see GZIP_PRECACHED)
     assert "pyodide/pyodide.asm.wasm.gz" not in gz
     for rel in gz:
         assert gzip.decompress((pwa_dir / rel).read_bytes()) == (pwa_dir / rel[:-3]).read_bytes(), rel
@@ -364,3 +367,98 @@ def test_lemmatiser_loads_under_pyodide(pwa_dir):
         pytest.skip("built without Node.js: nothing ran under Pyodide")
     checks = info["pyodide_checks"]
     assert checks["lemmatizer"] is True and checks["lemma_took"] == "take", checks
+
+
+#: restores build/pwa's memory snapshot under Node.js as the browser's worker does (the build's
+#: patched pyodide.mjs, app.tar.gz unpacked at /home/pyodide) and prints what Python then has
+_SNAPSHOT_RESTORE_JS = """
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, appDir] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
+const snapshot = gunzipSync(readFileSync(`${pyodideDir}/snapshot.bin.gz`));
+const py = await loadPyodide({ indexURL: `${pyodideDir}/`, _loadSnapshot: snapshot });
+py.FS.mkdirTree("/home/pyodide");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: appDir }, "/home/pyodide");
+console.log(py.runPython(`
+import json, os, sys
+os.chdir("/home/pyodide")
+before = set(sys.modules)
+from handbook.startup import resume_after_memory_snapshot
+resume_after_memory_snapshot()
+from handbook.core.load import default_library
+hits = default_library().search("tile exposed during the deal", ruleset="wrc-2025")
+json.dumps({"imported": sorted(before), "hits": [[h.kind, h.ruleset, h.ref] for h in hits[:3]]})
+`));
+"""
+
+
+def _memory_snapshot_info(pwa_dir) -> dict:
+    info = json.loads((pwa_dir / "build-info.json").read_text(encoding="utf-8"))
+    if info.get("memory_snapshot") is None:
+        error = info.get("memory_snapshot_error") or ""
+        if "Node.js" in error or error == "--no-precompile":
+            pytest.skip(f"built without a memory snapshot: {error}")
+        pytest.fail(f"the memory snapshot failed at build time:\n{error}")
+    return info["memory_snapshot"]
+
+
+def test_memory_snapshot_is_of_this_pyodide(pwa_dir):
+    """The shipped snapshot is gzip of Pyodide's snapshot format (magic number, then the build id
+    Pyodide checks on restore) for the very Pyodide in the build, and the size the build reports."""
+    import gzip
+
+    reported = _memory_snapshot_info(pwa_dir)
+    packed = (pwa_dir / pwa_build.MEMORY_SNAPSHOT).read_bytes()
+    data = gzip.decompress(packed)
+    assert (len(data), len(packed)) == (reported["bytes"], reported["gzip_bytes"])
+    words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, 48, 4)]
+    assert words[0] == 1886286592                          # Pyodide's snapshot magic number
+    build_id = re.search(r'BUILD_ID:"([0-9a-f]{64})"',
+                         (pwa_dir / "pyodide" / "pyodide.mjs").read_text(encoding="utf-8")).group(1)
+    assert "".join(f"{w:08x}" for w in words[4:12]) == build_id
+
+
+def test_memory_snapshot_restores_with_the_start_imported(pwa_dir, tmp_path):
+    """Restored as the worker restores it, Python has the start's imports and the content
+    already, and searches."""
+    import shutil
+    import subprocess
+
+    _memory_snapshot_info(pwa_dir)
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    app = tmp_path / "app"
+    with tarfile.open(pwa_dir / "app.tar.gz", "r:gz") as tar:
+        tar.extractall(app, filter="data")
+    script = tmp_path / "restore.mjs"
+    script.write_text(_SNAPSHOT_RESTORE_JS, encoding="utf-8")
+    res = subprocess.run([node, str(script), str(pwa_dir / "pyodide"), str(app)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, "\n".join(line[:300] for line in res.stderr.splitlines()[-15:])
+    seen = json.loads(res.stdout.strip().splitlines()[-1])
+    for module in ("flet", "flet.controls.theme", "handbook.ui.app", "handbook.ui.views.search",
+                   "pyodide.http", "msgpack"):
+        assert module in seen["imported"], module
+    assert "flet_js" not in seen["imported"]              # the worker's, registered after the restore
+    assert any(ruleset == "wrc-2025" for _kind, ruleset, _ref in seen["hits"]), seen["hits"]
+
+
+def test_the_worker_starts_python_from_the_snapshot(pwa_dir):
+    """The page tells the early worker whether the service worker controls it; the worker then
+    fetches the snapshot, hands it to loadPyodide (falling back to a plain start), and the boot
+    script redoes what the snapshot froze; Pyodide's restore first grows the memory (workaround 8)."""
+    _memory_snapshot_info(pwa_dir)
+    python_js = (pwa_dir / "python.js").read_text(encoding="utf-8")
+    assert "rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller)" in python_js
+    worker = (pwa_dir / "python-worker.js").read_text(encoding="utf-8")
+    assert "self.pyodide = await self.rjhLoadPyodide(loadPyodide, {" in worker
+    assert "self.rjhSnapshot = event.data.rjhSnapshot ? self.rjhFetchSnapshot() : null;" in worker
+    assert "_loadSnapshot: snapshot" in worker and "return loadPyodide(options);" in worker
+    assert 'if getattr(flet_js, "rjh_snapshot", False):' in worker
+    assert worker.index("resume_after_memory_snapshot()") < worker.index('pkgs_path = "__pypackages__"')
+    mjs = (pwa_dir / "pyodide" / "pyodide.mjs").read_text(encoding="utf-8")
+    assert re.search(r"(\w)&&(\w)\.HEAP8\.length<\1\.length&&\2\._emscripten_resize_heap\(\1\.length\);"
+                     r"return \1&&\(\w=\w\.restoreSnapshot\(\1\)\)", mjs)

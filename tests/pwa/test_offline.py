@@ -45,6 +45,8 @@ from pwa_harness import (
 )
 
 PLAYER = "Pat Offline"
+#: what the Python worker logs when Python started from the build's memory snapshot
+SNAPSHOT_USED = "Python started from its memory snapshot"
 FOUL_FILTER, FOUL_OPTION = "Noten", "Noten Riichi — Chombo 30P"   # an AZRM penalty-table row
 
 
@@ -82,6 +84,8 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         page = context.pages[0] if context.pages else context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        console: list[str] = []   # the page's and its Python worker's
+        page.on("console", lambda m: console.append(m.text))
         app = App(page, server, artifacts)
 
         # ---- 1. online: first visit --------------------------------------------------
@@ -112,10 +116,16 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         context.set_offline(True)
         mark = requests.mark()
 
+        first_visit_console, console[:] = console[:], []
         reload1 = reload_app(app)
         timings.update(offline_reload_flutter_frame_s=reload1.flutter_frame_s,
                        offline_reload_app_frame_s=reload1.app_frame_s)
         assert page.evaluate("!!navigator.serviceWorker.controller")
+        if info.get("memory_snapshot"):
+            # the first visit downloads no snapshot; controlled by the service worker, Python
+            # starts from the precached one
+            assert SNAPSHOT_USED not in first_visit_console
+            assert SNAPSHOT_USED in console, [m for m in console if "snapshot" in m.lower()]
         app.screenshot("2-offline-reload")
 
         # search for a term, open the section
@@ -268,5 +278,39 @@ def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
         context.set_offline(True)
         reload_app(app)
         assert page.evaluate("fetch('version.json').then(r => r.text())") == marker
+    finally:
+        server.stop()
+
+
+def test_a_damaged_memory_snapshot_only_costs_time(pwa_dir, context, page, tmp_path):
+    """A snapshot Pyodide refuses (here: the right size of zeros, compressed as the build does)
+    leaves the worker to start Python as before: offline, the app still opens and searches."""
+    import gzip
+    import shutil
+
+    from pwa_harness import pwa_build
+
+    info = build_info(pwa_dir)
+    if not info.get("memory_snapshot"):
+        pytest.skip(f"built without a memory snapshot: {info.get('memory_snapshot_error')}")
+    damaged = tmp_path / "pwa-damaged"
+    shutil.copytree(pwa_dir, damaged)
+    (damaged / pwa_build.MEMORY_SNAPSHOT).write_bytes(
+        gzip.compress(bytes(info["memory_snapshot"]["bytes"]), mtime=0))
+    pwa_build.write_service_worker(damaged)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
+    server = PwaServer(damaged)
+    try:
+        app = App(page, server)
+        open_app(app)
+        wait_for_service_worker(page)
+        server.stop()
+        context.set_offline(True)
+        reload_app(app)
+        assert any(m.startswith("Python memory snapshot not used") for m in console), console[-20:]
+        assert SNAPSHOT_USED not in console
+        app.type_into("Search", "見せ牌")
+        app.find("AZRM", "§2.4", "Wrongly revealing tiles")
     finally:
         server.stop()

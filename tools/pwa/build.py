@@ -26,16 +26,19 @@ The steps, in order (see :func:`build`):
    5   :func:`workaround_service_worker`        Flet's service worker caches nothing
    6   :func:`workaround_rive_cdn_script`       a script from jsDelivr at every start
    7   :func:`workaround_skwasm_threads`        multi-threaded skwasm freezing tabs
+   8   :func:`workaround_snapshot_memory`       a memory snapshot larger than Pyodide's memory
    ==  ======================================  ============================================
 
-   (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6 and 7 were found here.)
+   (1-5 are the five fixes of FLET-NOTES.md, "Static offline PWA"; 6-8 were found here.)
 3. speed: bytecode precompiled with the same Pyodide under Node.js (:func:`precompile_bytecode`,
    optional: without Node.js the build ships sources and starts slower), which also cuts
    ``python_stdlib.zip`` to the modules something can import and checks that the content
    snapshot and simplemma's dictionary load under Pyodide; the Python worker started with the
    page (:func:`start_python_early`); the app archive unpacked from memory
    (:func:`fast_app_unpack`), or better by the worker's JavaScript (:func:`unpack_app_archive_in_js`);
-   start-up marks for ``make bench`` (:func:`instrument_startup_marks`);
+   start-up marks for ``make bench`` (:func:`instrument_startup_marks`); Python started from a
+   memory snapshot taken after the app's imports (:func:`make_memory_snapshot`,
+   :func:`load_python_from_snapshot`; also Node.js, optional like the bytecode);
 4. drop files the page never loads; cut Noto Sans JP and Material Icons to what the app draws and
    load the Japanese font with the engine (:func:`subset_fonts`, fontTools); write the web app
    manifest and icons, and the precaching service worker (``tools/pwa/sw.js``) whose cache name is
@@ -446,11 +449,14 @@ def workaround_service_worker(out: Path) -> tuple[list[str], dict[str, list[str]
 #: Precached files stored gzip-compressed (when that saves a fifth or more): CanvasKit and skwasm,
 #: the fonts and Pyodide's lock file -- 4.2 MB less to download and keep on the phone, no slower to
 #: start (skwasm.wasm stored plain was no faster either: 5.2 s against 5.9 s and 5.2 s against
-#: 4.2 s offline, alternating, 4 and 6 rounds). Not main.dart.js/.wasm and Pyodide's WebAssembly:
-#: compressing those too (13 MB precache in all)
-#: made the offline reload 1.3 s slower here (median of 6, interleaved; the service worker
-#: decompresses on the same two cores that start Flutter and Python).
-GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/fonts/", "pyodide/pyodide-lock.json")
+#: 4.2 s offline, alternating, 4 and 6 rounds). Since the memory snapshot (8 MB compressed) also
+#: Flutter's main.dart.wasm / main.dart.js and pyodide.asm.mjs, 6-8 MB less, or the precache would
+#: be 34-37 MB: main.dart.wasm stored compressed cost about 0.1 s of the offline reload here (the
+#: search box at 2.08 s against 1.94 s, 4 rounds each), Flutter's start having time to spare
+#: while Python starts. Not Pyodide's WebAssembly, which Python's start waits for: compressing it
+#: with the Flutter builds (before the snapshot) made the offline reload 1.3 s slower.
+GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/fonts/", "pyodide/pyodide-lock.json",
+                  "main.dart.wasm", "main.dart.js", "pyodide/pyodide.asm.mjs")
 
 
 def gzip_precache(out: Path, files: list[str]) -> list[str]:
@@ -657,8 +663,8 @@ def fast_app_unpack(out: Path) -> None:
 _JS_UNPACK_ANCHORS = (
     # (anchor in python-worker.js, text put after it; "el" turns the anchor's "if" into "elif")
     ("        self.pyodide.registerJsModule(\"flet_js\", flet_js);\n",
-     "        self.flet_js.rjh_unpacked = self.rjhUnpackArchive(\n"
-     "            self.pyodide, await self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args));\n"),
+     "        self.flet_js.rjh_unpacked = self.rjhUnpackArchive(self.pyodide, await (self.rjhArchive ||\n"
+     "            self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args)));\n"),
     ('        if "script" not in py_args:\n',
      '        if getattr(flet_js, "rjh_unpacked", False):\n'
      '            print("App archive unpacked by the worker")\n        el'),
@@ -674,7 +680,9 @@ def unpack_app_archive_in_js(out: Path) -> None:
     archive unpacked 0.54 s after Pyodide was ready instead of 0.89 s). The boot script skips
     its own download when the files are there, and does it as before when this did not work
     out. Starting the download while Pyodide loaded was slower: Pyodide was ready 0.5 s later
-    (the same two cores), which cost more than it saved."""
+    (the same two cores), which cost more than it saved -- except when Python starts from its
+    memory snapshot (:func:`load_python_from_snapshot`), which starts the download itself
+    (``self.rjhArchive``)."""
     path = out / "python-worker.js"
     js = path.read_text(encoding="utf-8")
     for anchor, after in _JS_UNPACK_ANCHORS:
@@ -782,6 +790,118 @@ def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | Non
     for problem in report["import_failures"]:
         log(f"WARNING: does not import under Pyodide: {problem}")
     return pc / "python_stdlib.pyc.zip", None
+
+
+# =============================================================================================
+# 3c. Start-up speed: Python starts from a memory snapshot taken after the app's imports
+# =============================================================================================
+#: Pyodide 314.0.7's restore, minified in pyodide.mjs: ``function Ae(e,t,n){let i=e.API,s;return
+#: t&&(s=i.restoreSnapshot(t))`` -- e the Emscripten module, t the snapshot.
+_SNAPSHOT_RESTORE = re.compile(
+    r"function (\w+)\((\w),(\w),(\w)\)\{let (\w)=\2\.API,(\w);return \3&&\(\6=\5\.restoreSnapshot\(\3\)\)")
+
+
+def workaround_snapshot_memory(out: Path) -> None:
+    """WORKAROUND 8 (not in FLET-NOTES) -- a memory snapshot larger than Pyodide's first memory.
+
+    Upstream behaviour: Pyodide 314.0.7 restores a snapshot (``loadPyodide({_loadSnapshot})``)
+    by copying it over the module's memory as instantiated, 30 MiB; it counts on Emscripten's
+    ``INITIAL_MEMORY`` setting for more, which this build (memory exported by the module, not
+    imported) ignores. A snapshot taken after the app's imports is 36 MiB: "RangeError: offset is
+    out of bounds". Here the restore first grows the memory to the snapshot's size with the
+    module's own ``_emscripten_resize_heap``, which also renews the heap views.
+
+    Delete when: Pyodide grows the memory before restoring a snapshot.
+    """
+    path = out / "pyodide" / "pyodide.mjs"
+    js = path.read_text(encoding="utf-8")
+    found = _SNAPSHOT_RESTORE.findall(js)
+    if len(found) != 1:
+        raise SystemExit("pyodide.mjs: the snapshot restore not found -- has Pyodide changed?")
+    _fn, module, snapshot, _opts, _api, _result = found[0]
+    js = _SNAPSHOT_RESTORE.sub(
+        lambda m: m.group(0).replace(
+            "return ", f"{snapshot}&&{module}.HEAP8.length<{snapshot}.length&&"
+                       f"{module}._emscripten_resize_heap({snapshot}.length);return ", 1), js)
+    path.write_text(js, encoding="utf-8")
+
+
+#: Where the snapshot goes, gzip-compressed (the worker decompresses it: tools/pwa/memory_snapshot.js).
+MEMORY_SNAPSHOT = "pyodide/snapshot.bin.gz"
+
+
+def make_memory_snapshot(out: Path, work: Path) -> tuple[dict | None, str | None]:
+    """Take the memory snapshot the offline app's Python starts from: Pyodide (the build's own
+    ``pyodide/`` folder, final) runs under Node.js with app.tar.gz unpacked where the browser
+    unpacks it, imports what a start imports (``tools/pwa/snapshot_warm.py``) and hands over its
+    memory (``tools/pwa/snapshot.mjs``); a second Pyodide restored from it runs
+    ``tools/pwa/snapshot_check.py``. Written to :data:`MEMORY_SNAPSHOT`.
+
+    Returns ({"bytes": size, "gzip_bytes": size}, None), or (None, why not) when Node.js is
+    missing or a step failed: the app then starts Python as before, about 0.5 s slower.
+
+    Why: Pyodide's start (~0.4 s) and the imports of Flet and the app (~0.5 s) were most of the
+    offline reload; a restore is a copy. Two things a snapshot freezes are redone in the browser
+    (:func:`handbook.startup.resume_after_memory_snapshot`): the random seed and the time zone.
+    """
+    node = _node()
+    if node is None:
+        why = f"Node.js >= {NODE_MIN_MAJOR} not found"
+        log(f"WARNING: {why}: no memory snapshot (slower start-up)")
+        return None, why
+    snap_dir = work / "snapshot"
+    if snap_dir.exists():
+        shutil.rmtree(snap_dir)
+    app = snap_dir / "app"
+    app.mkdir(parents=True)
+    with tarfile.open(out / "app.tar.gz", "r:gz") as tar:
+        tar.extractall(app, filter="data")
+    raw = snap_dir / "snapshot.bin"
+    cmd = [node, str(HERE / "snapshot.mjs"), str(out / "pyodide"), str(app),
+           str(HERE / "snapshot_warm.py"), str(HERE / "snapshot_check.py"), str(raw)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0 or not raw.is_file():
+        # Node.js prints the line an error came from: pyodide.asm.mjs is minified to one line
+        lines = [line[:300] for line in (res.stdout + res.stderr).strip().splitlines()]
+        tail = "\n".join(lines[-12:])
+        log(f"WARNING: no memory snapshot (slower start-up):\n{tail}")
+        return None, tail
+    data = raw.read_bytes()
+    packed = gzip.compress(data, compresslevel=9, mtime=0)
+    (out / MEMORY_SNAPSHOT).write_bytes(packed)
+    shutil.rmtree(snap_dir)
+    log(f"memory snapshot: {len(data) / 2**20:.1f} MiB, {len(packed) / 2**20:.1f} MiB compressed")
+    return {"bytes": len(data), "gzip_bytes": len(packed)}, None
+
+
+_SNAPSHOT_ANCHORS = (
+    # (anchor in python-worker.js, its replacement)
+    ("        self.pyodide = await loadPyodide({\n",
+     "        self.pyodide = await self.rjhLoadPyodide(loadPyodide, {\n"),
+    ("        self.pythonModuleName = event.data.pythonModuleName;\n",
+     "        self.pythonModuleName = event.data.pythonModuleName;\n"
+     "        self.rjhSnapshot = event.data.rjhSnapshot ? self.rjhFetchSnapshot() : null;\n"),
+    ('        pkgs_path = "__pypackages__"\n',
+     '        if getattr(flet_js, "rjh_snapshot", False):\n'
+     '            from handbook.startup import resume_after_memory_snapshot\n'
+     '            resume_after_memory_snapshot()\n'
+     '        pkgs_path = "__pypackages__"\n'),
+)
+
+
+def load_python_from_snapshot(out: Path) -> None:
+    """Let the worker start Python from :data:`MEMORY_SNAPSHOT` (``tools/pwa/memory_snapshot.js``):
+    fetched as soon as the page's first message says the service worker controls it (the
+    early worker, ``tools/pwa/early_worker.js``), given to ``loadPyodide`` as ``_loadSnapshot``,
+    and the boot script calls :func:`handbook.startup.resume_after_memory_snapshot` once the app's
+    files are unpacked. Without a snapshot, or when Pyodide refuses it, Python starts as before."""
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    for anchor, replacement in _SNAPSHOT_ANCHORS:
+        if js.count(anchor) != 1:
+            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
+        js = js.replace(anchor, replacement)
+    path.write_text(js + (HERE / "memory_snapshot.js").read_text(encoding="utf-8"), encoding="utf-8")
 
 
 # =============================================================================================
@@ -1212,6 +1332,12 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     if stdlib_pyc is not None:
         shutil.copy2(stdlib_pyc, out / "pyodide" / "python_stdlib.zip")
     prune(out, root)
+    workaround_snapshot_memory(out)
+    # after the last change to app.tar.gz and pyodide/: the snapshot is of exactly these files
+    memory_snapshot, snapshot_error = (make_memory_snapshot(out, work) if precompile
+                                       else (None, "--no-precompile"))
+    if memory_snapshot is not None:
+        load_python_from_snapshot(out)
     trim_font_manifest(out)
     fonts = subset_fonts(out, root)
     declare_engine_fonts(out)
@@ -1232,6 +1358,8 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "precompile_error": precompile_error,
         "fonts": fonts,
         "content_snapshot_bytes": snapshot_bytes,
+        "memory_snapshot": memory_snapshot,
+        "memory_snapshot_error": snapshot_error,
         # what the build saw under Pyodide (tools/pwa/precompile.py): the lemmatiser loads, ...
         "pyodide_checks": pyodide_report.get("checks", {}),
         "stdlib_dropped": pyodide_report.get("stdlib_dropped"),

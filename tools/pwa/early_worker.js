@@ -20,7 +20,9 @@
     documentUrl: _documentUrl,
     appPackageUrl: flet.appPackageUrl,
     micropipIncludePre: flet.micropipIncludePre,
-    pythonModuleName: flet.pythonModuleName
+    pythonModuleName: flet.pythonModuleName,
+    // the service worker controls the page: Python can start from its precached memory snapshot
+    rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller)
   });
   const STARTUP_ARGS = ["script", "dependencies", "app_package_url", "python_module_name",
     "micropip_include_pre"];
