@@ -215,3 +215,53 @@ def test_rotating_keeps_what_was_typed(library):
     assert view.navigation_bar is not None
     assert find(view, ft.TextField, label="Filter")[0].value == "chonbo"
     assert find(view, ft.Switch, label="Only differences")[0].value is True
+
+
+def test_the_first_session_is_prepared_once_the_port_answers(monkeypatch):
+    """serve's thread waits for the port to take connections, then prepares; a port that never
+    answers (within the time given) prepares nothing."""
+    import socket
+    import threading
+
+    import handbook.ui.app as app
+
+    prepared = threading.Event()
+    monkeypatch.setattr(app, "prepare_first_session", prepared.set)
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    app._prepare_when_answering("127.0.0.1", port, timeout=0.3)
+    assert not prepared.is_set()
+
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    waiting = threading.Thread(target=app._prepare_when_answering, args=("127.0.0.1", port, 10.0))
+    waiting.start()
+    assert not prepared.wait(0.2)          # bound but not listening yet: no connection taken
+    listening.listen()
+    waiting.join(10)
+    listening.close()
+    assert prepared.is_set()
+
+
+def test_preparing_loads_what_the_first_screen_needs():
+    """In a fresh interpreter (nothing imported by other tests): before preparing, the theme's
+    and the first screen's modules are not imported and no content is loaded; after, they are."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from handbook.core import load
+from handbook.ui.app import prepare_first_session
+state = lambda: ("flet.controls.theme" in sys.modules, "handbook.ui.views.search" in sys.modules,
+                 load.default_library.cache_info().currsize)
+before = state()
+prepare_first_session()
+print(before, state())
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["(False,", "False,", "0)", "(True,", "True,", "1)"], out.stdout
