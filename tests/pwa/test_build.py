@@ -389,7 +389,8 @@ from handbook.startup import resume_after_memory_snapshot
 resume_after_memory_snapshot()
 from handbook.core.load import default_library
 hits = default_library().search("tile exposed during the deal", ruleset="wrc-2025")
-json.dumps({"imported": sorted(before), "hits": [[h.kind, h.ruleset, h.ref] for h in hits[:3]]})
+json.dumps({"imported": sorted(before), "environ": dict(os.environ), "executable": sys.executable,
+            "orig_argv": sys.orig_argv, "hits": [[h.kind, h.ruleset, h.ref] for h in hits[:3]]})
 `));
 """
 
@@ -443,6 +444,9 @@ def test_memory_snapshot_restores_with_the_start_imported(pwa_dir, tmp_path):
                    "pyodide.http", "msgpack"):
         assert module in seen["imported"], module
     assert "flet_js" not in seen["imported"]              # the worker's, registered after the restore
+    # nothing of the build machine in the environment the snapshot carries
+    for what in ("environ", "executable", "orig_argv"):
+        assert str(pwa_build.ROOT) not in json.dumps(seen[what]), (what, seen[what])
     assert any(ruleset == "wrc-2025" for _kind, ruleset, _ref in seen["hits"]), seen["hits"]
 
 

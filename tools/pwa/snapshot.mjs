@@ -23,12 +23,12 @@ const mountApp = (pyodide) => {
 
 const maker = await loadPyodide({ indexURL: `${pyodideDir}/`, _makeSnapshot: true });
 mountApp(maker);
-maker.runPython(readFileSync(warmScript, "utf8"), { filename: warmScript });
+maker.runPython(readFileSync(warmScript, "utf8"), { filename: "snapshot_warm.py" });
 maker.FS.unmount(HOME);
 const snapshot = maker.makeMemorySnapshot();
 writeFileSync(out, snapshot);
 
 const restored = await loadPyodide({ indexURL: `${pyodideDir}/`, _loadSnapshot: readFileSync(out) });
 mountApp(restored);
-restored.runPython(readFileSync(checkScript, "utf8"), { filename: checkScript });
+restored.runPython(readFileSync(checkScript, "utf8"), { filename: "snapshot_check.py" });
 console.log(`memory snapshot: ${snapshot.length} bytes, checked`);

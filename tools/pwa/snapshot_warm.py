@@ -21,6 +21,11 @@ import os
 import sys
 
 os.chdir("/home/pyodide")             # through the mount (the folder the browser unpacks into)
+# Emscripten names the program (sys.executable, sys.orig_argv, "_" in the environment): under
+# Node.js the path of snapshot.mjs on the build machine, in a browser "./this.program" -- the
+# snapshot carries the browser's
+os.environ["_"] = sys.executable = "./this.program"
+sys.orig_argv = [sys.executable]
 sys.path.insert(0, "__pypackages__")  # as the boot script does
 
 import runpy  # noqa: E402,F401
