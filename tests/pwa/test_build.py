@@ -3,7 +3,8 @@
 The five Flet 1.0.5 workarounds each leave a mark that is checked here (manifest and Pyodide
 cache are build-time only: they show as a build that finished without network), plus the web
 app manifest and icons, the service worker's precache list and cache name, the app archive
-(what Python in the browser gets) and the precache size goal (≤ 40 MB).
+(what Python in the browser gets), the memory snapshot Python starts from (restored under
+Node.js as the worker restores it) and the precache size goal (≤ 30 MB).
 """
 
 from __future__ import annotations
