@@ -647,27 +647,39 @@ _FAST_UNPACK = """\
 """
 
 
+def _edit_worker(out: Path, edits: tuple[tuple[str, str], ...], append: str = "") -> None:
+    """Edit ``python-worker.js``: each (anchor, replacement) of ``edits`` in turn, the anchor
+    found exactly once (``SystemExit`` otherwise: Flet's worker changed), then ``append`` at
+    the end (the JavaScript the edits call)."""
+    path = out / "python-worker.js"
+    js = path.read_text(encoding="utf-8")
+    for anchor, replacement in edits:
+        if js.count(anchor) != 1:
+            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
+        js = js.replace(anchor, replacement)
+    path.write_text(js + append, encoding="utf-8")
+
+
 def fast_app_unpack(out: Path) -> None:
     """Unpack ``app.tar.gz`` in the browser about twice as fast: Flet's boot calls
     ``response.unpack_archive``, i.e. ``shutil.unpack_archive`` with tarfile's extraction filter,
     which sets modes and times file by file (0.26-0.37 s for the ~600 files under Pyodide in
     Node.js here); writing the regular files straight from memory took 0.15-0.18 s. Only our
     own archive is unpacked this way (gztar; a path leaving the app folder is refused)."""
-    path = out / "python-worker.js"
-    js = path.read_text(encoding="utf-8")
-    if js.count(_UNPACK_CALL) != 1:
-        raise SystemExit("python-worker.js: response.unpack_archive(...) not found -- has Flet changed?")
-    path.write_text(js.replace(_UNPACK_CALL, _FAST_UNPACK + "    " + _UNPACK_CALL), encoding="utf-8")
+    _edit_worker(out, ((_UNPACK_CALL, _FAST_UNPACK + "    " + _UNPACK_CALL),))
 
 
-_JS_UNPACK_ANCHORS = (
-    # (anchor in python-worker.js, text put after it; "el" turns the anchor's "if" into "elif")
+_JS_UNPACK_EDITS = (
+    # (anchor in python-worker.js, its replacement)
     ("        self.pyodide.registerJsModule(\"flet_js\", flet_js);\n",
+     "        self.pyodide.registerJsModule(\"flet_js\", flet_js);\n"
      "        self.flet_js.rjh_unpacked = self.rjhUnpackArchive(self.pyodide, await (self.rjhArchive ||\n"
      "            self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args)));\n"),
+    # the boot script's own download becomes the "elif"
     ('        if "script" not in py_args:\n',
      '        if getattr(flet_js, "rjh_unpacked", False):\n'
-     '            print("App archive unpacked by the worker")\n        el'),
+     '            print("App archive unpacked by the worker")\n'
+     '        elif "script" not in py_args:\n'),
 )
 
 
@@ -683,16 +695,7 @@ def unpack_app_archive_in_js(out: Path) -> None:
     (the same two cores), which cost more than it saved -- except when Python starts from its
     memory snapshot (:func:`load_python_from_snapshot`), which starts the download itself
     (``self.rjhArchive``)."""
-    path = out / "python-worker.js"
-    js = path.read_text(encoding="utf-8")
-    for anchor, after in _JS_UNPACK_ANCHORS:
-        if js.count(anchor) != 1:
-            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
-        if after.endswith("el"):          # "if" -> "elif": the boot script's own download
-            js = js.replace(anchor, after + anchor.lstrip())
-        else:
-            js = js.replace(anchor, anchor + after)
-    path.write_text(js + (HERE / "app_archive.js").read_text(encoding="utf-8"), encoding="utf-8")
+    _edit_worker(out, _JS_UNPACK_EDITS, append=(HERE / "app_archive.js").read_text(encoding="utf-8"))
 
 
 def declare_engine_fonts(out: Path) -> None:
@@ -702,13 +705,9 @@ def declare_engine_fonts(out: Path) -> None:
     ``page.fonts`` instead of downloading and parsing them a second time."""
     families = [f["family"] for f in json.loads(
         (out / "assets" / "FontManifest.json").read_text(encoding="utf-8"))]
-    path = out / "python-worker.js"
-    js = path.read_text(encoding="utf-8")
     anchor = '        pkgs_path = "__pypackages__"\n'
-    if js.count(anchor) != 1:
-        raise SystemExit("python-worker.js: the __pypackages__ line not found -- has Flet changed?")
     line = f'        os.environ["HANDBOOK_ENGINE_FONTS"] = {",".join(families)!r}\n'
-    path.write_text(js.replace(anchor, line + anchor), encoding="utf-8")
+    _edit_worker(out, ((anchor, line + anchor),))
 
 
 def instrument_startup_marks(out: Path) -> None:
@@ -717,13 +716,8 @@ def instrument_startup_marks(out: Path) -> None:
     module has run: its imports are done), and the app marks ``imports_done``,
     ``content_ready`` and ``screen_built`` (``handbook.startup.mark``). Costs nothing when no
     one listens."""
-    path = out / "python-worker.js"
-    js = path.read_text(encoding="utf-8")
-    for anchor, before in _WORKER_MARKS:
-        if js.count(anchor) != 1:
-            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
-        js = js.replace(anchor, anchor + _MARK_FUNCTION if before is None else before + anchor)
-    path.write_text(js, encoding="utf-8")
+    _edit_worker(out, tuple((anchor, anchor + _MARK_FUNCTION if before is None else before + anchor)
+                            for anchor, before in _WORKER_MARKS))
 
 
 # =============================================================================================
@@ -744,6 +738,20 @@ def _node() -> str | None:
     return node if major >= NODE_MIN_MAJOR else None
 
 
+def _without_node(what: str) -> str:
+    """Say that ``what`` is skipped because Node.js is missing; returns why, for build-info.json."""
+    why = f"Node.js >= {NODE_MIN_MAJOR} not found"
+    log(f"WARNING: {why}: {what} (slower start-up)")
+    return why
+
+
+def _output_tail(res: subprocess.CompletedProcess, lines: int) -> str:
+    """The last ``lines`` lines a failed Node.js step printed, each cut to 300 characters: Node.js
+    prints the source line an error came from, and pyodide.asm.mjs is minified to one line."""
+    out = (res.stdout + res.stderr).strip().splitlines()
+    return "\n".join(line[:300] for line in out[-lines:])
+
+
 def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | None]:
     """Compile the modules a start imports to ``.pyc`` with the Pyodide the PWA ships, run
     under Node.js (``tools/pwa/precompile.py`` says what and why). Returns (the compiled
@@ -756,9 +764,7 @@ def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | Non
     """
     node = _node()
     if node is None:
-        why = f"Node.js >= {NODE_MIN_MAJOR} not found"
-        log(f"WARNING: {why}: no precompiled bytecode (slower start-up)")
-        return None, why
+        return None, _without_node("no precompiled bytecode")
     from flet_web import get_package_web_dir
 
     pyodide = Path(get_package_web_dir()) / "pyodide"
@@ -778,7 +784,7 @@ def precompile_bytecode(stage: Path, work: Path) -> tuple[Path | None, str | Non
         shutil.rmtree(stage)
         shutil.move(str(backup), str(stage))
         output = res.stdout + res.stderr
-        tail = "\n".join(output.strip().splitlines()[-15:])
+        tail = _output_tail(res, 15)
         # "python:" -- the app or a vendored package fails under Pyodide's Python (a real bug);
         # "node:" -- this Node.js could not run Pyodide at all (only a slower start-up)
         kind = "python" if "Traceback (most recent call last)" in output else "node"
@@ -846,9 +852,7 @@ def make_memory_snapshot(out: Path, work: Path) -> tuple[dict | None, str | None
     """
     node = _node()
     if node is None:
-        why = f"Node.js >= {NODE_MIN_MAJOR} not found"
-        log(f"WARNING: {why}: no memory snapshot (slower start-up)")
-        return None, why
+        return None, _without_node("no memory snapshot")
     snap_dir = work / "snapshot"
     if snap_dir.exists():
         shutil.rmtree(snap_dir)
@@ -861,9 +865,7 @@ def make_memory_snapshot(out: Path, work: Path) -> tuple[dict | None, str | None
            str(HERE / "snapshot_warm.py"), str(HERE / "snapshot_check.py"), str(raw)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0 or not raw.is_file():
-        # Node.js prints the line an error came from: pyodide.asm.mjs is minified to one line
-        lines = [line[:300] for line in (res.stdout + res.stderr).strip().splitlines()]
-        tail = "\n".join(lines[-12:])
+        tail = _output_tail(res, 12)
         log(f"WARNING: no memory snapshot (slower start-up):\n{tail}")
         return None, tail
     data = raw.read_bytes()
@@ -874,7 +876,7 @@ def make_memory_snapshot(out: Path, work: Path) -> tuple[dict | None, str | None
     return {"bytes": len(data), "gzip_bytes": len(packed)}, None
 
 
-_SNAPSHOT_ANCHORS = (
+_SNAPSHOT_EDITS = (
     # (anchor in python-worker.js, its replacement)
     ("        self.pyodide = await loadPyodide({\n",
      "        self.pyodide = await self.rjhLoadPyodide(loadPyodide, {\n"),
@@ -895,13 +897,7 @@ def load_python_from_snapshot(out: Path) -> None:
     early worker, ``tools/pwa/early_worker.js``), given to ``loadPyodide`` as ``_loadSnapshot``,
     and the boot script calls :func:`handbook.startup.resume_after_memory_snapshot` once the app's
     files are unpacked. Without a snapshot, or when Pyodide refuses it, Python starts as before."""
-    path = out / "python-worker.js"
-    js = path.read_text(encoding="utf-8")
-    for anchor, replacement in _SNAPSHOT_ANCHORS:
-        if js.count(anchor) != 1:
-            raise SystemExit(f"python-worker.js: {anchor.strip()!r} not found -- has Flet changed?")
-        js = js.replace(anchor, replacement)
-    path.write_text(js + (HERE / "memory_snapshot.js").read_text(encoding="utf-8"), encoding="utf-8")
+    _edit_worker(out, _SNAPSHOT_EDITS, append=(HERE / "memory_snapshot.js").read_text(encoding="utf-8"))
 
 
 # =============================================================================================

@@ -24,8 +24,8 @@ self.rjhFetchSnapshot = function () {
 // sooner and spends less of the CPU getting there, so the app archive is fetched meanwhile
 // (self.rjhArchive, unpacked by rjhUnpackArchive once Pyodide is ready).
 self.rjhLoadPyodide = async function (loadPyodide, options) {
-  const snapshot = await (self.rjhSnapshot || Promise.resolve(null));
-  if (snapshot !== null) {
+  const snapshot = await self.rjhSnapshot;   // null unless the page asked for it
+  if (snapshot) {
     self.rjhArchive = self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args);
     try {
       const pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: snapshot }));
