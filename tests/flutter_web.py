@@ -37,18 +37,34 @@ FIRST_FRAME_EVENT_JS = ("window.addEventListener('flutter-first-frame',"
 #: Records in ``window.__searchBoxSeen`` when (ms from the navigation start) the first screen's
 #: search box -- a text field whose ARIA label starts with "Search" -- appears in Flutter's ARIA
 #: tree. A MutationObserver sees it as Flutter writes it; a test's own wait (``expect``) polls
-#: at growing intervals (up to a second apart), so it notices up to a second later.
+#: at growing intervals (up to a second apart), so it notices up to a second later. A test that
+#: awaits the promise ``window.__searchBoxShown`` (:data:`AWAIT_SEARCH_BOX_JS`) hears of it at once.
 SEARCH_BOX_SEEN_JS = """(() => {
+  let shown;
+  window.__searchBoxShown = new Promise((resolve) => { shown = resolve; });
   const seen = () => Array.from(document.querySelectorAll('[data-semantics-role="text-field"]'))
     .some((e) => (e.getAttribute('aria-label') || '').startsWith('Search'));
   const observer = new MutationObserver(() => {
     if (window.__searchBoxSeen === undefined && seen()) {
       window.__searchBoxSeen = performance.now();
       observer.disconnect();
+      shown(window.__searchBoxSeen);
     }
   });
   observer.observe(document, { subtree: true, childList: true, attributes: true,
                                attributeFilter: ['aria-label'] });
+})();"""
+#: Resolves with ``window.__searchBoxSeen`` as soon as the page records it (for ``page.evaluate``).
+AWAIT_SEARCH_BOX_JS = "window.__searchBoxShown"
+#: Turns Flutter's ARIA tree on from inside the page: clicks the semantics placeholder as soon as
+#: it is there (every 16 ms until the first node appears), as :func:`enable_semantics` does from the
+#: test, without the test's round trips. For start-up timings, with :data:`SEARCH_BOX_SEEN_JS`.
+ENABLE_SEMANTICS_JS = """(() => {
+  const timer = setInterval(() => {
+    if (document.querySelector('flt-semantics-host flt-semantics')) { clearInterval(timer); return; }
+    const placeholder = document.querySelector('flt-semantics-placeholder');
+    if (placeholder) placeholder.click();
+  }, 16);
 })();"""
 #: how long Flutter needs after a tap before it takes keys (FLET-NOTES: "click, wait ~300 ms, type")
 TYPING_SETTLE_MS = 300

@@ -153,8 +153,10 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def wait_until_answering(server: Server, timeout: float = SERVER_START_TIMEOUT_S) -> None:
-    """Poll ``GET /`` until it answers 200; fail with the server's log if it dies or never answers."""
+def wait_until_answering(server: Server, timeout: float = SERVER_START_TIMEOUT_S, *,
+                         every: float = 0.05) -> None:
+    """Poll ``GET /`` (``every`` seconds) until it answers 200; fail with the server's log if it dies
+    or never answers."""
     deadline = time.monotonic() + timeout
     last_error: object = None
     while time.monotonic() < deadline:
@@ -170,7 +172,7 @@ def wait_until_answering(server: Server, timeout: float = SERVER_START_TIMEOUT_S
                 last_error = f"HTTP {resp.status}"
         except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
             last_error = exc
-        time.sleep(0.05)
+        time.sleep(every)
     raise RuntimeError(f"the server did not answer on port {server.port} within {timeout:.0f} s "
                        f"(last error: {last_error}); its log:\n{server.log_tail()}")
 
