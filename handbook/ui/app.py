@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -300,17 +301,22 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
     content, loaded once) and keeping user data in ``stores`` (default: the data folder, or the
     browser's SharedPreferences in the browser build), shared by every session of this app."""
     shared: list[Stores] = [stores] if stores is not None else []
+    making = threading.Lock()
+
+    def shared_stores(lib: Library) -> Stores:
+        with making:
+            if not shared:
+                shared.append(Stores(lib))
+        return shared[0]
 
     async def app_main(page: ft.Page) -> None:
         lib = library if library is not None else default_library()
         mark("content_ready")
-        if not shared:
-            shared.append(Stores(lib))
         try:
             service: Any = ft.SharedPreferences()
         except Exception:  # noqa: BLE001 - no page context (tests)
             service = None
-        app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared[0])
+        app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared_stores(lib))
         await app.start()
         mark("screen_built")
         # the search index is built after the first frame, before the first keystroke needs it
@@ -319,7 +325,23 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
         await asyncio.sleep(0)
         warm_lemmatizer()
 
+    def prepare() -> None:
+        """What a session does before its first screen, done without one: load the content, make
+        the theme and build the first screen once, off screen, for nobody -- which imports the
+        modules it needs (Flet imports a control's module when the app first names it) and opens
+        the study store it shows (recent lookups) in the shared :class:`Stores`."""
+        lib = library if library is not None else default_library()
+        make_theme()
+        build_view(AppContext(page=OffscreenPage(), library=lib, stores=shared_stores(lib)), "/")
+
+    app_main.prepare = prepare  # type: ignore[attr-defined]
     return app_main
+
+
+class OffscreenPage:
+    """The page of a screen built for nobody (:func:`prepare_first_session`): a phone's size."""
+
+    width, height, route = 412, 915, "/"
 
 
 #: ``main(page)`` with the shipped content.
@@ -328,18 +350,14 @@ main = create_app()
 
 def prepare_first_session() -> None:
     """Do now what the first session of a new server would otherwise do while its browser
-    waits for the first screen: load the shipped content and import the theme's module (Flet's
-    largest, ~75 ms) and the first screen's -- ~170 ms in all here, kept for every later
-    session. :func:`serve` runs this in a thread once its port answers, while the browser is
-    still starting Flutter (~1 s in which the server has little to do). The search index and
-    the lemmatiser's dictionary are left to the session, after its first screen: done here too,
-    they slowed the browser's start more than they saved (two cores)."""
-    default_library()
-    make_theme()
-    from handbook.ui import routes
-    from handbook.ui.screens import BUILDERS
-
-    BUILDERS[routes.match("/").name]   # imports the first screen's module  # noqa: B018
+    waits for the first screen (``main.prepare()``): load the shipped content, import the theme's
+    module (Flet's largest, ~75 ms) and build the first screen once for nobody, which imports the
+    Flet controls it uses and opens the study store (~60 ms more) -- ~230 ms in all here, kept
+    for every later session. :func:`serve` runs this in a thread once its port answers, while the
+    browser is still starting Flutter (~1 s in which the server has little to do). The search
+    index and the lemmatiser's dictionary are left to the session, after its first screen: done
+    here too, they slowed the browser's start more than they saved (two cores)."""
+    main.prepare()  # type: ignore[attr-defined]
 
 
 def _prepare_when_answering(host: str, port: int, timeout: float = 60.0) -> None:
@@ -429,8 +447,6 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     # Flet's client would fetch rive_native.js from a CDN on every load; the engine loads our font
     if install_local_rive():
         os.environ.setdefault("HANDBOOK_ENGINE_FONTS", FONT_FAMILY)
-    import threading
-
     threading.Thread(target=_prepare_when_answering, args=(host, port), daemon=True,
                      name="prepare-first-session").start()
     ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR),

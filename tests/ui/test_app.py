@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+from pathlib import Path
 
 import flet as ft
 import pytest
@@ -246,22 +247,37 @@ def test_the_first_session_is_prepared_once_the_port_answers(monkeypatch):
     assert prepared.is_set()
 
 
-def test_preparing_loads_what_the_first_screen_needs():
+def test_preparing_loads_what_the_first_screen_needs(tmp_path):
     """In a fresh interpreter (nothing imported by other tests): before preparing, the theme's
-    and the first screen's modules are not imported and no content is loaded; after, they are."""
+    and the first screen's modules are not imported, no content is loaded and no study store is
+    open; after, they are, and a session's first screen then imports no module at all (a control
+    added to the first screen is imported by preparing too)."""
+    import os
     import subprocess
     import sys
 
     script = """
 import sys
+sys.path.insert(0, sys.argv[1])
+from uihelpers import StubPage
 from handbook.core import load
-from handbook.ui.app import prepare_first_session
+from handbook.ui import app
 state = lambda: ("flet.controls.theme" in sys.modules, "handbook.ui.views.search" in sys.modules,
                  load.default_library.cache_info().currsize)
 before = state()
-prepare_first_session()
+app.prepare_first_session()
 print(before, state())
+from handbook.ui.context import AppContext
+from handbook.ui.screens import build_view
+imported = set(sys.modules)
+view = build_view(AppContext(page=StubPage(), library=load.default_library()), "/")
+print(sorted(set(sys.modules) - imported), type(view).__name__)
 """
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "HANDBOOK_DATA_DIR": str(tmp_path), "FLET_APP_STORAGE_DATA": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], capture_output=True,
+                         text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["(False,", "False,", "0)", "(True,", "True,", "1)"], out.stdout
+    prepared, first_screen = out.stdout.splitlines()
+    assert prepared.split() == ["(False,", "False,", "0)", "(True,", "True,", "1)"], out.stdout
+    assert first_screen == "[] View", out.stdout
+    assert (tmp_path / "study.json.lock").exists()   # its lock: the study store was opened in the data folder
