@@ -332,13 +332,13 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
         the study store it shows (recent lookups) in the shared :class:`Stores`."""
         lib = library if library is not None else default_library()
         make_theme()
-        build_view(AppContext(page=OffscreenPage(), library=lib, stores=shared_stores(lib)), "/")
+        build_view(AppContext(page=_OffscreenPage(), library=lib, stores=shared_stores(lib)), "/")
 
     app_main.prepare = prepare  # type: ignore[attr-defined]
     return app_main
 
 
-class OffscreenPage:
+class _OffscreenPage:
     """The page of a screen built for nobody (:func:`prepare_first_session`): a phone's size."""
 
     width, height, route = 412, 915, "/"
