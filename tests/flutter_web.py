@@ -61,11 +61,11 @@ AWAIT_SEARCH_BOX_JS = "window.__searchBoxShown"
 #: test, without the test's round trips. For start-up timings, with :data:`SEARCH_BOX_SEEN_JS`.
 ENABLE_SEMANTICS_JS = """(() => {
   const timer = setInterval(() => {
-    if (document.querySelector('flt-semantics-host flt-semantics')) { clearInterval(timer); return; }
-    const placeholder = document.querySelector('flt-semantics-placeholder');
+    if (document.querySelector('__NODE__')) { clearInterval(timer); return; }
+    const placeholder = document.querySelector('__PLACEHOLDER__');
     if (placeholder) placeholder.click();
   }, 16);
-})();"""
+})();""".replace("__NODE__", SEMANTICS_NODE).replace("__PLACEHOLDER__", PLACEHOLDER)
 #: how long Flutter needs after a tap before it takes keys (FLET-NOTES: "click, wait ~300 ms, type")
 TYPING_SETTLE_MS = 300
 

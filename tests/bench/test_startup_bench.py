@@ -127,13 +127,13 @@ def test_startup_to_first_frame(benchmark, bench_browser, tmp_path, capsys):
         seen_ms = page.evaluate(AWAIT_SEARCH_BOX_JS)    # the Watchdog ends a page that never shows it
         t_ready = time.monotonic()
         flutter_ms, origin_ms = page.evaluate("[window.__flutterFirstFrame ?? null, performance.timeOrigin]")
-        # the page's clock starts at its navigation (epoch ms): the same moment on the test's clock
-        t_origin = origin_ms / 1000 - (time.time() - time.monotonic())
+        # the page's clock starts at its navigation (epoch ms): that moment, from the process start
+        origin_s = origin_ms / 1000 - (time.time() - time.monotonic()) - srv.started_at
         phases.append({
             "port_answers_s": srv.answered_at - srv.started_at,
             # Flutter's own first-frame event, and the search box, as the page recorded them
-            "flutter_frame_s": (t_origin - srv.started_at + flutter_ms / 1000) if flutter_ms else float("nan"),
-            "search_box_seen_s": t_origin - srv.started_at + seen_ms / 1000,
+            "flutter_frame_s": (origin_s + flutter_ms / 1000) if flutter_ms else float("nan"),
+            "search_box_seen_s": origin_s + seen_ms / 1000,
             "first_app_frame_s": t_ready - srv.started_at,
             "page_load_to_app_frame_s": t_ready - t_goto,
         })
