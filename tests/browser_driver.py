@@ -22,7 +22,7 @@ from flutter_web import SLOW
 from playwright.sync_api import Locator, Page, expect
 
 CHROMIUM = "/usr/bin/chromium"
-#: Flags that keep Chromium from reaching out (FLET-NOTES.md); never `playwright install`.
+#: Flags that keep Chromium from reaching out (docs/flet-notes.md); never `playwright install`.
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: Phone width first (412 px), a tall phone screen.

@@ -12,7 +12,7 @@
 * :func:`aria_dump` for failure messages; :data:`FIRST_FRAME_EVENT_JS` records Flutter's own
   first-frame event for start-up timings.
 
-See ``/work/shared/docs/FLET-NOTES.md`` ("Real-browser tests") for where these rules come from.
+See ``docs/flet-notes.md`` ("Browser tests") for where these rules come from.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ ENABLE_SEMANTICS_JS = """(() => {
     if (placeholder) placeholder.click();
   }, 16);
 })();""".replace("__NODE__", SEMANTICS_NODE).replace("__PLACEHOLDER__", PLACEHOLDER)
-#: how long Flutter needs after a tap before it takes keys (FLET-NOTES: "click, wait ~300 ms, type")
+#: how long Flutter needs after a tap before it takes keys (docs/flet-notes.md: click, wait ~300 ms, type)
 TYPING_SETTLE_MS = 300
 
 
