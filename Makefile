@@ -46,11 +46,13 @@ pwa: $(STAMP) node mo
 run: $(STAMP) mo pyc
 	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
-## lint (ruff), the import contracts (import-linter) and every test: core, content, views, real-browser and offline-PWA tests
+## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist),
+## then the real-browser and offline-PWA tests one at a time
 test: $(STAMP) chromium node mo
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 -m "not browser and not pwa"
+	$(BIN)/python -m pytest -m "browser or pwa"
 
 test-core: $(STAMP) mo
 	$(BIN)/python -m pytest tests/core tests/content
