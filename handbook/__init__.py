@@ -23,12 +23,13 @@ from handbook.core.rulings import (
     revealed_tiles,
 )
 from handbook.core.strikes import StrikeStatus, strike_status
+from handbook.core.hand import HandValue, Yaku, hand_value
 from handbook.core.study import Card, study_deck
 
 __all__ = [
     "Card", "Chapter", "ChomboSettlement", "Choice", "ContentError", "FinalRow", "FinalScore", "Hit",
     "Library", "Penalty", "PenaltyRow", "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES",
     "ScoreSumError", "Section", "StrikeStatus", "Term", "chombo", "chombo_fouls", "default_library",
-    "final_score", "load_library", "revealed_tiles", "strike_status", "study_deck",
+    "final_score", "hand_value", "HandValue", "Yaku", "load_library", "revealed_tiles", "strike_status", "study_deck",
 ]
 

@@ -41,6 +41,11 @@ HB062     a foul names a glossary term that does not exist
 HB063     a foul in fouls.toml has no row in any penalty table
 HB064     a foul's ``covered_by`` names an unknown ruleset, a ruleset whose table has rows of
           that foul, or a penalty row or section that ruleset does not have
+HB070     a scoring profile (scoring.toml) names an unknown ruleset, is listed twice, follows
+          a ruleset without a profile of its own, or leaves a scoring option unsettled
+HB071     a scoring option's ``ref`` names no section, or an option whose basis is
+          ``"source"`` gives no ``ref``
+HB072     a scoring profile's ``empty_call_foul`` is not a foul of its ruleset's penalty table
 ========  ==================================================================
 """
 
@@ -71,6 +76,7 @@ from handbook.core.model import (
 from handbook.core import index_cache
 from handbook.core.problems import Collector, ContentError, Problem
 from handbook.core.rulings_data import Rulings, check_rulings
+from handbook.core.scoring_data import check_scoring
 from handbook.core.search import SearchIndex, paused_gc
 from handbook.paths import CONTENT_DIR
 
@@ -216,6 +222,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
         col.add("HB001", "rulings.toml", "", "the file is missing")
     rulings_data = check_rulings(col, root, rulesets, listing.known)
     _check_ruling_links(links, rulings_data)
+    scoring = check_scoring(col, root, rulesets, listing.known)
 
     if col.problems:
         raise ContentError(col.problems)
@@ -226,6 +233,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
                   fouls=MappingProxyType(fouls), _index_factory=factory)
     object.__setattr__(lib, "_rulings", rulings_data)
+    object.__setattr__(lib, "_scoring", scoring)
     if index:
         lib.warm()
     return lib

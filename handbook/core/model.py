@@ -347,6 +347,8 @@ class Library:
     _index: Any = field(repr=False, compare=False, default=None)
     _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
     _rulings: object = field(repr=False, compare=False, default=None)
+    #: scoring profiles by ruleset id (``handbook.core.scoring_data.Profile``; content/scoring.toml)
+    _scoring: object = field(repr=False, compare=False, default=None)
 
     def __getstate__(self) -> dict:
         """What a pickle keeps (the offline app's content snapshot): the content, not the search

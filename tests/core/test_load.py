@@ -308,6 +308,27 @@ CASES = [
          replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
                       'wrc-2099 = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),
          "fouls.toml", "wrong-draw", "wrc-2099"),
+    # HB070 a scoring profile names an unknown ruleset, is listed twice, follows nothing, or is incomplete
+    Case("hb070-profile-unknown-ruleset", "HB070",
+         append("scoring.toml", '[[profile]]\nruleset = "wrc-2099"\nfollows = "wrc-2025"\n'),
+         "scoring.toml", "profile wrc-2099", "wrc-2099"),
+    Case("hb070-profile-follows-a-follower", "HB070",
+         replace_once("scoring.toml", 'ruleset = "azrm"\nfollows = "wrc-2025"', 'ruleset = "azrm"\nfollows = "wrc-2025-lower"'),
+         "scoring.toml", "profile azrm", "wrc-2025-lower"),
+    Case("hb070-option-unsettled", "HB070",
+         replace_once("scoring.toml", '[profile.option.kiriage]\nvalue = false\nbasis = "assumption"\n'
+                      'cite = "no rounding up to mangan (4 han 30 fu pays 7,700); the EMA RCR text at hand does not say"\n',
+                      ""),
+         "scoring.toml", "profile ema-rcr", "no kiriage"),
+    # HB071 a scoring option's ref names no section, or a "source" option has no ref
+    Case("hb071-option-ref-missing-section", "HB071",
+         replace_once("scoring.toml", 'ref = "ema-rcr:3.4.11"', 'ref = "ema-rcr:3.4.99"'),
+         "scoring.toml", "profile ema-rcr option two_yaku_counters", "3.4.99"),
+    # HB072 a scoring profile's empty_call_foul is not a foul of its ruleset's table
+    Case("hb072-unknown-empty-call-foul", "HB072",
+         replace_once("scoring.toml", 'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "empty-call-win"',
+                      'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "no-such-foul"'),
+         "scoring.toml", "profile azrm", "no-such-foul"),
 ]
 
 # the codes listed in load.py's docstring (the table of HBnnn lines)
