@@ -17,7 +17,7 @@ import flet as ft
 
 from handbook.core.search import warm_lemmatizer
 
-from handbook import i18n
+from handbook import access, i18n
 from handbook.core.load import default_library
 from handbook.core.model import Library
 from handbook.paths import ASSETS_DIR
@@ -138,7 +138,7 @@ class HandbookApp:
     """
 
     def __init__(self, page: ft.Page, library: Library, *, prefs: Preferences | None = None,
-                 stores: Stores | None = None):
+                 stores: Stores | None = None, peer: str = ""):
         self.page = page
         self.library = library
         self.prefs = prefs or Preferences(None)
@@ -156,6 +156,7 @@ class HandbookApp:
             url_setter=self.set_url,
             backer=self.go_back,
             stores=stores or Stores(library),
+            peer=peer,
         )
         #: the routes shown in this session, oldest first (the in-app history the arrow goes back in)
         self.history: list[str] = []
@@ -316,7 +317,10 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
             service: Any = ft.SharedPreferences()
         except Exception:  # noqa: BLE001 - no page context (tests)
             service = None
-        app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared_stores(lib))
+        # the address the server saw this session's websocket come from (set by PeerAddress in
+        # the connection's task, which started this one), kept on the server side
+        app = HandbookApp(page, lib, prefs=Preferences(service), stores=shared_stores(lib),
+                          peer=access.peer())
         await app.start()
         mark("screen_built")
         # the search index is built after the first frame, before the first keystroke needs it
@@ -416,28 +420,30 @@ def install_spa_fallback() -> bool:
     return True
 
 
-def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = None) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = None,
+          trusted_proxy: str | list[str] | None = None) -> None:
     """Serve the app as a local web server at http://host:port (no browser is opened; works
     offline: CanvasKit and fonts come from the local flet-web package, not a CDN).
 
-    The ledger asks for the judge passphrase (:mod:`handbook.access`) when ``passphrase`` or
-    ``HANDBOOK_PASSPHRASE`` gives one, or when ``host`` is not a loopback address — then one is
-    generated and printed here. ``ValueError`` for a passphrase shorter than 8 characters.
+    The judge's data (the ledger; study progress, bookmarks, recent lookups) asks for the judge
+    passphrase (:mod:`handbook.access`) when ``passphrase`` or ``HANDBOOK_PASSPHRASE`` gives one,
+    or when ``host`` is not a loopback address — then one is generated and printed here. Wrong
+    answers are counted per peer address as the server's transport saw it; ``trusted_proxy``
+    (addresses or networks, :func:`handbook.access.trusted_proxies`; default none) names the
+    reverse proxies whose ``X-Forwarded-For`` is believed instead. ``ValueError`` for a
+    passphrase shorter than 8 characters or a proxy that is not an address or network.
 
     A disconnected session is kept :data:`SESSION_TIMEOUT_S` seconds (10 minutes) unless
     ``FLET_SESSION_TIMEOUT`` says otherwise."""
-    from handbook import access
-
+    proxies = access.trusted_proxies(trusted_proxy)
     setup = access.gate_for(host, passphrase)
     access.configure(setup.gate)
     if setup.generated:
-        print(f"Judge passphrase for the ledger: {setup.generated}\n"
+        print(f"Judge passphrase for the ledger and study data: {setup.generated}\n"
               f"(served beyond this machine at {host}; choose your own with --passphrase or "
               f"{access.ENV_PASSPHRASE})", flush=True)
     elif setup.gate is not None:
-        print("The ledger asks for the judge passphrase you gave.", flush=True)
-    # WEB_BROWSER would open a browser window unless Flet is told it is a server
-    os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+        print("The ledger and study data ask for the judge passphrase you gave.", flush=True)
     # flet-web reads it for every connection (FletApp); its evictor drops expired sessions
     # every 10 s
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_S))
@@ -449,8 +455,32 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
         os.environ.setdefault("HANDBOOK_ENGINE_FONTS", FONT_FAMILY)
     threading.Thread(target=_prepare_when_answering, args=(host, port), daemon=True,
                      name="prepare-first-session").start()
-    ft.run(main, host=host, port=port, view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR),
-           no_cdn=True)
+    run_asgi(asgi_app(), host, port, proxies)
+
+
+def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None) -> Any:
+    """The served app (``app_main``, default :data:`main`) as an ASGI application: Flet's own
+    (``ft.run(export_asgi_app=True)``: static files, the websocket, uploads) inside
+    :class:`handbook.access.PeerAddress`, so each session knows the address its websocket
+    came from."""
+    return access.PeerAddress(ft.run(app_main or main, export_asgi_app=True,
+                                     assets_dir=str(ASSETS_DIR), no_cdn=True))
+
+
+def run_asgi(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> None:
+    """Run ``app`` with uvicorn at ``host:port`` until interrupted, as Flet's ``ft.run`` would
+    (the same websocket implementation and log level), except for one setting: uvicorn believes
+    ``X-Forwarded-For`` only from the ``trusted`` proxies — by default from none (uvicorn's own
+    default trusts it from 127.0.0.1, so a local client could name any address)."""
+    import uvicorn
+
+    flet_level = logging.getLogger("flet").getEffectiveLevel()
+    if flet_level in (logging.CRITICAL, logging.NOTSET):
+        flet_level = logging.CRITICAL
+    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
+                            log_level=logging.getLevelName(flet_level).lower(),
+                            proxy_headers=bool(trusted), forwarded_allow_ips=list(trusted))
+    uvicorn.Server(config).run()
 
 
 __all__ = ["HandbookApp", "Preferences", "platform_language", "create_app", "main", "make_theme", "serve", "WIDE"]

@@ -19,7 +19,7 @@ from typing import Any
 import flet as ft
 
 from handbook.core.model import Library
-from handbook import i18n
+from handbook import access, i18n
 from handbook.i18n import Translator
 from handbook.ui.routes import parent_route, section_root
 from handbook.ui.stores import Stores
@@ -109,7 +109,10 @@ class AppContext:
     - ``set_ruleset(id | None)``, ``set_theme("system" | "light" | "dark")``,
       ``set_language("en" | "ja")``: change and remember;
     - ``view(...)``: the standard screen chrome (use it so all screens look alike);
-    - ``judge``: this session gave the judge passphrase (:func:`handbook.ui.gate.judge_ok`);
+    - ``judge``: this session gave the judge passphrase; ``judged``: it may see the judge's data
+      (no gate is active, or it gave the passphrase: :mod:`handbook.access`);
+    - ``peer``: the address this session's websocket came from, as the server saw it
+      (:func:`handbook.access.peer`; ``""`` outside a served app) — never a page property;
     - ``stores``: the ledger and the study store (:class:`handbook.ui.stores.Stores`).
     """
 
@@ -125,6 +128,8 @@ class AppContext:
     url_setter: Callable[[str], Any] | None = None
     #: this session gave the judge passphrase (handbook.access; see handbook.ui.gate)
     judge: bool = False
+    #: the peer address the server saw when this session connected (handbook.access.peer)
+    peer: str = ""
     backer: Callable[[], Any] | None = None
     #: the ledger and the study store (one per app, shared by its sessions; tests pass their own)
     stores: Stores = None  # type: ignore[assignment]
@@ -148,6 +153,12 @@ class AppContext:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The singular or plural translation for count ``n`` in the session's language."""
         return self.translator.ngettext(singular, plural, n)
+
+    @property
+    def judged(self) -> bool:
+        """Whether this session may see the judge's data (the ledger; study progress, bookmarks
+        and recent lookups): no gate is active, or the session gave the passphrase."""
+        return access.current() is None or bool(self.judge)
 
     @property
     def ruleset(self) -> str | None:

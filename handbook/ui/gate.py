@@ -1,42 +1,63 @@
-"""The judge passphrase on screen: :func:`judge_ok` says whether this session may see the ledger
-(and study data); :func:`passphrase_view` is the screen shown instead until it may.
+"""The judge passphrase on screen: :func:`passphrase_view`, which
+:func:`handbook.ui.screens.build_view` shows instead of every route declared ``JUDGE`` in the
+route table (:mod:`handbook.ui.routes`) until the session gave the passphrase;
+:func:`passphrase_controls`, the same box for a screen that offers to unlock in place (the strike
+calculator asked for a ledger player); :func:`lock_action`, the AppBar's "Lock" button.
 
-The check itself lives in :mod:`handbook.access` (no flet). A session that gave the passphrase
-keeps it until it ends or the judge taps "Lock" (``ctx.judge``). With no gate configured (on
-127.0.0.1 without a passphrase, in the PWA) every session may.
+Who may see the judge's data is ``ctx.judged`` (:class:`handbook.ui.context.AppContext`): no
+gate is active (127.0.0.1 without a passphrase, the PWA), or this session gave the passphrase —
+which it keeps until it ends or the judge taps "Lock" (``ctx.judge``). The check itself, and
+how wrong answers are limited (per peer address as the server saw it, and over the whole
+server), live in :mod:`handbook.access` (no flet).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import flet as ft
 
 from handbook import access
-from handbook.ledger import Ledger
+from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.routes import Route
+
+if TYPE_CHECKING:  # the ledger module is imported when a ledger screen first opens
+    from handbook.ledger import Ledger
 
 BODY, SMALL = 16, 14
 
+#: the title of the passphrase screen shown for a gated route, by route name
+_TITLES = {"ledger": N_("Ledger"), "player": N_("Ledger"), "study": N_("Study"),
+           "study-progress": N_("Progress"), "bookmarks": N_("Bookmarks")}
+LEDGER_LOCKED = N_("The ledger holds players' names and penalties. Give the judge passphrase "
+                   "to open it.")
+STUDY_LOCKED = N_("On this server, study progress, bookmarks and recent lookups are the judge's. "
+                  "Give the judge passphrase to open them.")
+
 
 def judge_ok(ctx: AppContext) -> bool:
-    """Whether this session may read and change the ledger."""
-    return access.current() is None or bool(getattr(ctx, "judge", False))
+    """Whether this session may see the judge's data (``ctx.judged``)."""
+    return ctx.judged
 
 
 def judged_ledger(ctx: AppContext) -> Ledger | None:
     """The app's ledger for this session: ``None`` for a session that has not given the judge
-    passphrase (so no screen shows ledger data to it), and while the browser build is still
-    loading it (the screen is rebuilt when it is ready)."""
-    return ctx.stores.ledger_for(ctx) if judge_ok(ctx) else None
+    passphrase (the stores hand it to a judged session only), and while the browser build is
+    still loading it (the screen is rebuilt when it is ready)."""
+    return ctx.stores.ledger_for(ctx)
 
 
 def client_of(ctx: AppContext) -> str:
-    """Who failed attempts are counted against: the browser's IP address as Flet reports it."""
-    return str(getattr(ctx.page, "client_ip", None) or "")
+    """Who failed attempts are counted against: the peer address the server saw when this
+    session's websocket connected (``ctx.peer``), never a page property a client can set."""
+    return ctx.peer
 
 
 def lock_action(ctx: AppContext) -> list[ft.Control]:
     """An AppBar button "Lock the ledger" (only when a gate is active and the session is open)."""
-    if access.current() is None or not getattr(ctx, "judge", False):
+    if access.current() is None or not ctx.judge:
         return []
 
     def lock(e=None) -> None:
@@ -49,43 +70,58 @@ def lock_action(ctx: AppContext) -> list[ft.Control]:
                              on_click=lock, key="lock"))]
 
 
-def passphrase_view(ctx: AppContext, title: str) -> ft.View:
-    """Asks for the judge passphrase; on success the current screen is rebuilt, open."""
+def passphrase_controls(ctx: AppContext, button: str | None = None,
+                        on_open: Callable[[], None] | None = None) -> list[ft.Control]:
+    """The passphrase box, its message and the button (``button``: its label, default "Open the
+    ledger"); on the right answer the session is judged and ``on_open`` runs (default: the
+    current screen is rebuilt)."""
     _ = ctx._
-    gate = access.current()
     box = ft.TextField(label=_("Judge passphrase"), password=True, can_reveal_password=True,
                        autofocus=True, text_size=BODY, key="passphrase")
     message = ft.Text("", size=SMALL, color=ft.Colors.ERROR, key="passphrase-error")
 
+    def opened() -> None:
+        ctx.judge = True
+        message.value = ""
+        (on_open or ctx.refresh)()
+
     def submit(e=None) -> None:
+        gate = access.current()
         if gate is None:
-            ctx.judge = True
-            ctx.refresh()
+            opened()
             return
         answer = gate.check(box.value or "", client_of(ctx))
         box.value = ""
         if answer.ok:
-            ctx.judge = True
-            message.value = ""
-            ctx.refresh()
+            opened()
             return
+        seconds = int(answer.wait_s + 0.999)
         if answer.verdict is access.Verdict.LOCKED:
-            message.value = _("Too many wrong attempts. Try again in {seconds} s.").format(
-                seconds=int(answer.wait_s + 0.999))
+            message.value = _("Too many wrong attempts. Try again in {seconds} s.").format(seconds=seconds)
+        elif answer.verdict is access.Verdict.BUSY:
+            message.value = _("Too many wrong attempts on this server just now. Try again in "
+                              "{seconds} s.").format(seconds=seconds)
         else:
             message.value = _("That is not the judge passphrase.")
         ctx.page.update()
 
     box.on_submit = submit
+    return [box, message,
+            ft.Row([ft.FilledButton(button or _("Open the ledger"), icon=ft.Icons.LOCK_OPEN,
+                                    height=TOUCH, on_click=submit, key="unlock")])]
+
+
+def passphrase_view(ctx: AppContext, route: Route) -> ft.View:
+    """What a session that has not given the passphrase sees instead of the ``JUDGE`` screen
+    ``route``; on the right answer that screen is built, open."""
+    _ = ctx._
+    ledger = route.pattern.startswith("/ledger")
+    title = _(_TITLES.get(route.name, N_("Judge passphrase")))
     return ctx.view(route=ctx.route, title=title, controls=[
         ft.Row([ft.Icon(ft.Icons.LOCK_OUTLINE),
-                ft.Text(_("The ledger holds players' names and penalties. Give the judge "
-                          "passphrase to open it."), size=BODY, expand=True)],
+                ft.Text(_(LEDGER_LOCKED if ledger else STUDY_LOCKED), size=BODY, expand=True)],
                vertical_alignment=ft.CrossAxisAlignment.START),
         ft.Text(_("The judge who started the server has it: it is printed when the server "
                   "starts."), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        box,
-        message,
-        ft.Row([ft.FilledButton(_("Open the ledger"), icon=ft.Icons.LOCK_OPEN, height=TOUCH,
-                                on_click=submit, key="unlock")]),
+        *passphrase_controls(ctx, None if ledger else _("Unlock")),
     ])

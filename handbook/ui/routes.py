@@ -1,7 +1,8 @@
 """The app's one route table: every screen's path, name and parent (where the back arrow goes up
 to), plus the helpers that parse and build paths. Pure Python: no flet, no screens.
 
-A new screen touches three places: a :class:`Route` here, its builder in
+A new screen touches three places: a :class:`Route` here (with its ``gate``: whether it shows the
+judge's data, see below), its builder in
 :data:`handbook.ui.screens.BUILDERS`, and the builder itself in a module under
 ``handbook/ui/views/`` (``make i18n`` then refreshes the message template). Everything else — the
 web server's list of app paths, the navigation bar's sections, the tests that open every screen —
@@ -36,6 +37,23 @@ A screen is a plain function in a module under ``handbook/ui/views/``::
 - A view module imports no other view module: shared pieces live in ``handbook.ui.widgets``
   (an import-linter contract in pyproject.toml keeps it so).
 - Keep data logic in plain functions (no flet) so tests can check it without a page.
+
+THE JUDGE GATE
+==============
+
+Every route says whether it shows the judge's data — the ledger, or study progress, bookmarks
+and recent lookups (:mod:`handbook.access`) — in its ``gate``:
+
+- :data:`OPEN`: nothing of it (rules, penalties, glossary, calculators, the exam);
+- :data:`JUDGE`: the screen *is* the judge's data: a session that has not given the passphrase
+  (on a served app with a gate) gets the passphrase screen instead of the builder
+  (:func:`handbook.ui.screens.build_view` decides, once, for every route);
+- :data:`JUDGE_PARTS`: an open screen with parts only the judge sees (the search page's recent
+  lookups, an entry's bookmark star, the strike calculator's ledger player): the stores hand
+  that data to a judged session only (:class:`handbook.ui.stores.Stores`).
+
+Screens never check the gate themselves. ``tests/ui/test_route_gate.py`` opens every route with
+ledger and study data on record and fails when a route that reads it is declared :data:`OPEN`.
 """
 
 from __future__ import annotations
@@ -47,17 +65,35 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 
+#: a route's ``gate`` (see THE JUDGE GATE above)
+OPEN, JUDGE, JUDGE_PARTS = "open", "judge", "judge-parts"
+GATES = (OPEN, JUDGE, JUDGE_PARTS)
+
+
 @dataclass(frozen=True)
 class Route:
     """``pattern`` like ``/rules/<ruleset>/<ref>``; ``name`` for the builder table, tests and
     logs; ``parent`` the route pattern the back arrow goes up to (``None``: a navigation bar
     section); ``example`` a path that opens this screen on the shipped content (tests open every
-    screen with it; default: the pattern itself, for a route without placeholders)."""
+    screen with it; default: the pattern itself, for a route without placeholders); ``gate``
+    whether it shows the judge's data (:data:`OPEN`, :data:`JUDGE`, :data:`JUDGE_PARTS`).
+    ``ValueError`` for another ``gate``."""
 
     pattern: str
     name: str
     parent: str | None = None
     example: str | None = None
+    gate: str = OPEN
+
+    def __post_init__(self) -> None:
+        if self.gate not in GATES:
+            raise ValueError(f"route {self.pattern}: gate must be one of {', '.join(GATES)}, "
+                             f"got {self.gate!r}")
+
+    @property
+    def needs_judge(self) -> bool:
+        """Whether the whole screen is the judge's (the passphrase screen is shown instead)."""
+        return self.gate == JUDGE
 
     @property
     def params(self) -> tuple[str, ...]:
@@ -78,29 +114,31 @@ class Route:
 
 #: The one route table, most specific first where patterns overlap.
 ROUTES: tuple[Route, ...] = (
-    Route("/", "search"),
-    Route("/search", "search", parent="/", example="/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C"),
+    Route("/", "search", gate=JUDGE_PARTS),
+    Route("/search", "search", parent="/", example="/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C",
+          gate=JUDGE_PARTS),
     Route("/rules", "rules"),
     Route("/rules/<ruleset>", "ruleset", parent="/rules", example="/rules/azrm"),
     Route("/rules/<ruleset>/editions", "editions", parent="/rules/<ruleset>", example="/rules/ema-rcr/editions"),
-    Route("/rules/<ruleset>/<ref>", "section", parent="/rules/<ruleset>", example="/rules/azrm/2.4"),
+    Route("/rules/<ruleset>/<ref>", "section", parent="/rules/<ruleset>", example="/rules/azrm/2.4",
+          gate=JUDGE_PARTS),
     Route("/penalties", "penalties"),
     Route("/penalties/<ruleset>", "penalty-table", parent="/penalties", example="/penalties/wrc-2025"),
     Route("/penalties/<ruleset>/<foul>", "foul", parent="/penalties/<ruleset>",
-          example="/penalties/wrc-2025/revealed-tiles"),
+          example="/penalties/wrc-2025/revealed-tiles", gate=JUDGE_PARTS),
     Route("/glossary", "glossary"),
-    Route("/glossary/<term>", "term", parent="/glossary", example="/glossary/misehai"),
+    Route("/glossary/<term>", "term", parent="/glossary", example="/glossary/misehai", gate=JUDGE_PARTS),
     Route("/tools", "tools"),
     Route("/tools/chombo", "chombo", parent="/tools"),
     Route("/tools/revealed", "revealed", parent="/tools"),
-    Route("/tools/strikes", "strikes", parent="/tools"),
+    Route("/tools/strikes", "strikes", parent="/tools", gate=JUDGE_PARTS),
     Route("/tools/final", "final", parent="/tools"),
-    Route("/ledger", "ledger", parent="/tools"),
-    Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith"),
-    Route("/study", "study", parent="/"),
-    Route("/study/progress", "study-progress", parent="/study"),
+    Route("/ledger", "ledger", parent="/tools", gate=JUDGE),
+    Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith", gate=JUDGE),
+    Route("/study", "study", parent="/", gate=JUDGE),
+    Route("/study/progress", "study-progress", parent="/study", gate=JUDGE),
     Route("/study/exam", "exam", parent="/study"),
-    Route("/bookmarks", "bookmarks", parent="/"),
+    Route("/bookmarks", "bookmarks", parent="/", gate=JUDGE),
 )
 
 NOT_FOUND = Route("/<missing>", "not-found", parent="/", example="/no/such/page")

@@ -4,6 +4,12 @@ handed to every screen through ``ctx.stores`` (no module globals).
 One :class:`Stores` is made by the app factory (:func:`handbook.ui.app.create_app`) and shared
 by the sessions of that app: in ``serve`` mode every tab works on the one data folder of the
 server, in the browser build on the browser's SharedPreferences. Tests pass their own.
+
+Both are the judge's data: a :class:`Stores` hands them only to a session that may see them
+(``ctx.judged``: no gate is active, or the session gave the judge passphrase; see
+:mod:`handbook.access`). Every screen gets them through :meth:`Stores.ledger_for`,
+:meth:`Stores.study_for` or (the search page's recent lookups, an entry's star)
+:meth:`Stores.may_read` first — so an open screen's private parts stay empty for players.
 """
 
 from __future__ import annotations
@@ -36,10 +42,16 @@ class Stores:
         self.study = study
         self._lock = threading.Lock()
 
+    @staticmethod
+    def may_read(ctx: Any) -> bool:
+        """Whether the session of ``ctx`` may be handed the ledger and the study store."""
+        return bool(ctx.judged)
+
     # --------------------------------------------------------------------- the ledger
     def ledger_for(self, ctx: Any) -> Ledger | None:
-        """The ledger, opening it in the data folder on first use; ``None`` while the browser
-        build is still loading it (``ctx.refresh()`` follows)."""
+        """The ledger, opening it in the data folder on first use; ``None`` for a session that
+        may not see it (:meth:`may_read`) and while the browser build is still loading it
+        (``ctx.refresh()`` follows)."""
         from handbook.ledger import Ledger
 
         return self._now(ctx, "ledger", lambda: Ledger(open_db(), self.library), self.open_ledger)
@@ -56,8 +68,9 @@ class Stores:
 
     # --------------------------------------------------------------------- the study store
     def study_for(self, ctx: Any) -> StudyStore | None:
-        """The study store, opening it in the data folder on first use; ``None`` while the
-        browser build is still loading it (``ctx.refresh()`` follows)."""
+        """The study store, opening it in the data folder on first use; ``None`` for a session
+        that may not see it (:meth:`may_read`) and while the browser build is still loading it
+        (``ctx.refresh()`` follows)."""
         return self._now(ctx, "study", lambda: StudyStore(open_study_db(), self.library), self.open_study)
 
     async def open_study(self, page: Any = None) -> StudyStore:
@@ -74,7 +87,10 @@ class Stores:
     def _now(self, ctx: Any, name: str, make: Callable[[], Any],
              opening: Callable[[Any], Awaitable[Any]]) -> Any:
         """The store ``name``: made at once by ``make`` (a file in the data folder), or, in the
-        browser build, opened by ``opening(page)`` in a task (``None`` now, ``ctx.refresh()`` then)."""
+        browser build, opened by ``opening(page)`` in a task (``None`` now, ``ctx.refresh()`` then);
+        ``None`` for a session that may not see it."""
+        if not self.may_read(ctx):
+            return None
         if getattr(self, name) is not None or not is_web():
             with self._lock:
                 if getattr(self, name) is None:

@@ -511,8 +511,11 @@ def entry_tiles(ctx: AppContext, entries: Sequence[Entry]) -> list[ft.Control]:
 def with_store(ctx: AppContext, fill: Callable[[StudyStore], ft.Control | None]) -> ft.Control:
     """A slot filled by ``fill(store)``: at once when the store is open, else (browser build) as
     soon as it has loaded, without rebuilding the screen. Storage trouble leaves the slot empty:
-    it never breaks the page around it."""
+    it never breaks the page around it. A session that may not see the judge's data
+    (:meth:`handbook.ui.stores.Stores.may_read`) gets the slot empty."""
     slot = ft.Container()
+    if not ctx.stores.may_read(ctx):
+        return slot
 
     def put(store: StudyStore) -> None:
         try:

@@ -153,13 +153,15 @@ def test_serve_prints_a_generated_passphrase_beyond_loopback(monkeypatch, capsys
     ran = {}
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     monkeypatch.delenv(access.ENV_PASSPHRASE, raising=False)
-    monkeypatch.setattr(app_mod.ft, "run", lambda *a, **kw: ran.update(kw))
+    monkeypatch.setattr(app_mod, "asgi_app", lambda: "the app")
+    monkeypatch.setattr(app_mod, "run_asgi", lambda app, host, port, trusted: ran.update(
+        app=app, host=host, trusted=trusted))
     try:
         app_mod.serve(host="0.0.0.0", port=1)
         out = capsys.readouterr().out
         gate = access.current()
-        assert gate is not None and ran["host"] == "0.0.0.0"
-        printed = out.split("Judge passphrase for the ledger: ")[1].split()[0]
+        assert gate is not None and ran["host"] == "0.0.0.0" and ran["trusted"] == ()
+        printed = out.split("Judge passphrase for the ledger and study data: ")[1].split()[0]
         assert gate.check(printed).ok
         app_mod.serve(host="127.0.0.1", port=1)
         assert access.current() is None and "passphrase" not in capsys.readouterr().out
@@ -171,7 +173,8 @@ def test_cli_refuses_a_short_passphrase(monkeypatch, capsys):
     from handbook.__main__ import main
     from handbook.ui import app as app_mod
 
-    monkeypatch.setattr(app_mod.ft, "run", lambda *a, **kw: None)
+    monkeypatch.setattr(app_mod, "asgi_app", lambda: None)
+    monkeypatch.setattr(app_mod, "run_asgi", lambda *a, **kw: None)
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     monkeypatch.delenv(access.ENV_PASSPHRASE, raising=False)
     try:

@@ -129,7 +129,8 @@ def _serve(monkeypatch, env: str | None) -> None:
     monkeypatch.setenv("FLET_FORCE_WEB_SERVER", "false")
     if env is not None:
         monkeypatch.setenv("FLET_SESSION_TIMEOUT", env)
-    monkeypatch.setattr(app_mod.ft, "run", lambda *a, **kw: None)
+    monkeypatch.setattr(app_mod, "asgi_app", lambda: None)
+    monkeypatch.setattr(app_mod, "run_asgi", lambda *a, **kw: None)
     app_mod.serve("127.0.0.1", 8550)
 
 

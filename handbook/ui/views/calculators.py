@@ -27,7 +27,7 @@ from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.text import ref_label
 from handbook.ui.errors import readable
-from handbook.ui.gate import judged_ledger
+from handbook.ui.gate import judged_ledger, passphrase_controls
 from handbook.ui.widgets import (
     BIG,
     BODY_SIZE,
@@ -453,6 +453,9 @@ class _StrikesScreen:
         self.ledger = judged_ledger(ctx)
         self.today = datetime.date.today()
         self.player = q.get("player")
+        #: a ledger player was asked for but the ledger is locked for this session: say so, and
+        #: show no standing for them (no dates is "Not suspended", which may be untrue)
+        self.locked = bool(self.player) and not ctx.judged
         dates_text = q.get("dates", "").replace(",", "\n")
         if self.player and self.ledger is not None:
             dates_text = "\n".join(d.isoformat() for d in self.ledger.strike_dates(self.player))
@@ -469,6 +472,7 @@ class _StrikesScreen:
     def view(self) -> ft.View:
         _ = self.ctx._
         controls: list[ft.Control] = [
+            *self.locked_notice(),
             *self.player_picker(),
             self.dates_box,
             ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
@@ -481,6 +485,20 @@ class _StrikesScreen:
             self.result,
         ]
         return self.ctx.view(route=self.ctx.route, title=_("Strikes"), controls=controls)
+
+    def locked_notice(self) -> list[ft.Control]:
+        """For a ledger player asked for while the ledger is locked: that it is, and the
+        passphrase box to open it here."""
+        if not self.locked:
+            return []
+        _ = self.ctx._
+        return [ft.Row([ft.Icon(ft.Icons.LOCK_OUTLINE),
+                        ft.Text(_("The ledger is locked, so this player's Strikes are not filled "
+                                  "in and no standing is shown for them. Give the judge "
+                                  "passphrase to open it."),
+                                size=BODY_SIZE, expand=True, key="ledger-locked")],
+                       vertical_alignment=ft.CrossAxisAlignment.START),
+                *passphrase_controls(self.ctx)]
 
     def player_picker(self) -> list[ft.Control]:
         """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger)."""
@@ -498,6 +516,9 @@ class _StrikesScreen:
     def show(self) -> None:
         _ = self.ctx._
         self.on_box.error_text = self.dates_box.error_text = None
+        if self.locked and not (self.dates_box.value or "").strip():
+            self.result.controls = []
+            return
         try:
             dates = parse_strike_dates(self.dates_box.value or "")
         except ValueError as exc:

@@ -27,7 +27,7 @@ from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
-from handbook.ui.gate import judge_ok, judged_ledger, lock_action, passphrase_view
+from handbook.ui.gate import judged_ledger, lock_action
 from handbook.ui.routes import build_route
 from handbook.ui.widgets import (
     BODY_SIZE as BODY,
@@ -249,8 +249,6 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 def build_ledger(ctx: AppContext) -> ft.View:
     """Players, the form to add a record, export and import."""
     _ = ctx._
-    if not judge_ok(ctx):
-        return passphrase_view(ctx, _("Ledger"))
     ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, _("Ledger"))
@@ -523,8 +521,6 @@ class _Importer:
 def build_player(ctx: AppContext, player: str) -> ft.View:
     """One player's records (remove with Undo) and their strike-window countdown today."""
     _ = ctx._
-    if not judge_ok(ctx):
-        return passphrase_view(ctx, _("Ledger"))
     ledger = judged_ledger(ctx)
     if ledger is None:
         return _loading(ctx, player)
