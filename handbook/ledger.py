@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import functools
 import io
 import json
 import re
@@ -33,12 +34,21 @@ from typing import TYPE_CHECKING, Any, Literal
 from handbook.core.load import default_library
 from handbook.core.model import Penalty
 from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
-from handbook.storage import DamageReport, acknowledge_damage, damage_of, damages_of, transaction
+from handbook.storage import (
+    DamageReport,
+    acknowledge_damage,
+    damage_of,
+    damages_of,
+    data_version,
+    transaction,
+)
+
+from handbook.core.model import PenaltyRow
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
 
-    from handbook.core.model import Library, PenaltyRow
+    from handbook.core.model import Library
 
 TABLE = "records"
 FORMAT = "riichi-judge-handbook/ledger"
@@ -142,29 +152,78 @@ class ImportResult:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
+_ESCAPE_MID = re.compile(r"([,;\t|\r\n])(?=[=+\-@\t\r'\"])")
+_UNESCAPE_MID = re.compile(r"([,;\t|\r\n])'(?=[=+\-@\t\r'\"])")
+
+
 def csv_cell(text: str) -> str:
     """``text`` as a CSV cell no spreadsheet runs as a formula: a cell starting with ``=``,
-    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``
-    (:func:`csv_uncell` undoes it exactly)."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``, and so does
+    each of those (or a ``"``) that follows a separator inside the text (``,``, ``;``, a tab,
+    ``|``, a line break): ``Semi;=1+1`` is written ``Semi;'=1+1``, which a spreadsheet that
+    splits on ``;`` shows as text. :func:`csv_uncell` undoes it exactly."""
+    if text.startswith(_FORMULA_START):
+        text = "'" + text
+    return _ESCAPE_MID.sub(r"\1'", text)
 
 
 def csv_uncell(text: str) -> str:
-    """The text :func:`csv_cell` was given: one leading ``'`` is dropped when what follows would
-    have been escaped; anything else is returned unchanged."""
+    """The text :func:`csv_cell` was given: each ``'`` it added (at the start, or after a
+    separator, before what would have been escaped) is dropped; anything else is returned
+    unchanged."""
     if text.startswith("'") and text[1:].startswith(_FORMULA_START):
-        return text[1:]
-    return text
+        text = text[1:]
+    return _UNESCAPE_MID.sub(r"\1", text)
+
+
+#: characters a spreadsheet may split a line on (or that end one, or quote): a cell holding
+#: one is quoted, whichever separator the spreadsheet guesses
+_CSV_QUOTE_IF = frozenset(',;\t|"\r\n')
+
+
+def _csv_line(cells: Sequence[str]) -> str:
+    """One CSV line (RFC 4180, ``\\r\\n``), quoting every cell that holds one of
+    :data:`_CSV_QUOTE_IF`."""
+    return ",".join('"' + c.replace('"', '""') + '"' if not _CSV_QUOTE_IF.isdisjoint(c) else c
+                    for c in cells) + "\r\n"
 
 
 def _clean(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
+#: what stands for itself in a :func:`player_key` only when escaped (``%`` first, so that
+#: unescaping is exact): a ``~`` in a name or club id must never read as the club separator
+_KEY_ESCAPES = (("%", "%25"), ("~", "%7E"))
+
+
+def _key_part(text: str) -> str:
+    for plain, escaped in _KEY_ESCAPES:
+        text = text.replace(plain, escaped)
+    return text
+
+
+def _unkey_part(text: str) -> str:
+    for plain, escaped in reversed(_KEY_ESCAPES):
+        text = re.sub(re.escape(escaped), lambda _m, plain=plain: plain, text, flags=re.IGNORECASE)
+    return text
+
+
+@functools.lru_cache(maxsize=8192)
 def player_key(name: str, club: str | None = None) -> str:
-    """The key a player is found by: the name, plus ``~club`` when there is a club id."""
+    """The key a player is found by: the name, plus ``~club`` when there is a club id. A ``~``
+    (or ``%``) inside the name or club id is written ``%7E`` (``%25``), so player "Ann~C1" and
+    player "Ann" of club "C1" have two keys (``Ann%7EC1`` and ``Ann~C1``) and two Strike counts;
+    a key without either character is the name as it always was."""
     name, club = _clean(_visible(name)), _clean(_visible(club or ""))
-    return f"{name}~{club}" if club else name
+    return f"{_key_part(name)}~{_key_part(club)}" if club else _key_part(name)
+
+
+def split_player_key(key: str) -> tuple[str, str | None]:
+    """``(name, club)`` of a :func:`player_key` (``club`` ``None`` without one): the inverse of
+    :func:`player_key` for the keys it makes."""
+    name, sep, club = key.partition("~")
+    return _unkey_part(name), (_unkey_part(club) or None) if sep else None
 
 
 def _fold(key: str) -> str:
@@ -175,11 +234,41 @@ def _has_control(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
 
 
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+
+
+def _pictographic(c: str) -> bool:
+    """An emoji or a part of one (what a zero-width joiner joins into one picture)."""
+    o = ord(c)
+    return o >= 0x1F000 or 0x2190 <= o <= 0x2BFF or o == 0xFE0F or unicodedata.category(c) == "So"
+
+
+def _joiner_spells(text: str, i: int) -> bool:
+    """Whether the zero-width (non-)joiner at ``text[i]`` is part of the spelling: after a
+    virama (Indic conjuncts, RFC 5892 CONTEXTJ), between letters of a joining script such as
+    Arabic (Persian's ZWNJ), or inside an emoji sequence (a family is one picture). Between Latin
+    letters it changes nothing on screen, and is dropped."""
+    prev = text[i - 1] if i > 0 else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if prev and unicodedata.combining(prev) == 9:
+        return True
+    if prev and nxt and "AL" in (unicodedata.bidirectional(prev), unicodedata.bidirectional(nxt)):
+        return True
+    return any(c and _pictographic(c) for c in (prev, nxt))
+
+
 def _visible(text: str) -> str:
-    """``text`` without invisible format characters (zero-width spaces and joiners, right-to-left
-    marks and overrides, the BOM): two spellings of one name that look the same on screen must
-    be the same player, and one Strike count."""
-    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+    """``text`` without the invisible format characters that would split one player in two
+    (zero-width spaces, word joiners, right-to-left marks and overrides, the BOM): two spellings
+    of one name that look the same on screen must be the same player, and one Strike count.
+    A zero-width joiner or non-joiner that is part of the spelling is kept
+    (:func:`_joiner_spells`): a family emoji, a Persian or an Indic name written without it is
+    another name."""
+    if text.isascii():
+        return text
+    return "".join(c for i, c in enumerate(text)
+                   if unicodedata.category(c) != "Cf"
+                   or (c in (_ZWNJ, _ZWJ) and _joiner_spells(text, i)))
 
 
 # --- field checks (shared by add() and import) ---------------------------------------------
@@ -193,6 +282,26 @@ def _text(value: object, name: str, *, limit: int, required: bool, multiline: bo
         value = ""
     if not isinstance(value, str):
         raise _Bad(f"{name} must be text, got {_short(value)}")
+    if len(value) > 4 * limit + 64:  # far too long whatever spaces it holds: not worth cleaning
+        raise _Bad(f"{name} is longer than {limit} characters")
+    ok, checked = _text_checked(value, name, limit, required, multiline)
+    if not ok:
+        raise _Bad(checked)
+    return checked
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_checked(value: str, name: str, limit: int, required: bool, multiline: bool
+                  ) -> tuple[bool, str]:
+    """``(True, the clean text)`` or ``(False, what is wrong)``; kept for the texts an import
+    repeats on thousands of lines (player names, fouls, clubs)."""
+    try:
+        return True, _text_uncached(value, name, limit=limit, required=required, multiline=multiline)
+    except _Bad as exc:
+        return False, str(exc)
+
+
+def _text_uncached(value: str, name: str, *, limit: int, required: bool, multiline: bool) -> str:
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
         raise _Bad(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
     value = value.strip() if multiline else _clean(value)
@@ -302,6 +411,9 @@ class Ledger:
         #: stored documents the last read skipped: ``(document id, reason)``; they stay in the
         #: file unchanged (a newer version's record, a hand edit) and the UI reports them
         self.unreadable: list[tuple[int, str]] = []
+        self._snap: _Snapshot | None = None
+        #: each ruleset's penalty rows by their foul text, as an import matches them
+        self._fouls: dict[str, dict[str, PenaltyRow]] = {}
 
     @property
     def damage(self) -> DamageReport | None:
@@ -366,7 +478,15 @@ class Ledger:
         return row.strike
 
     # reading ----------------------------------------------------------------------------------
-    def _all(self) -> list[tuple[int, Record]]:
+    def _snapshot(self) -> "_Snapshot":
+        """The stored records, parsed once per version of the stored data (see
+        :func:`handbook.storage.data_version`): a ledger of 60,000 records is read and parsed
+        again only after someone wrote it, not on every screen."""
+        version = data_version(self.db)
+        snap = self._snap
+        if version is not None and snap is not None and snap.version == version:
+            self.unreadable = snap.unreadable
+            return snap
         out = []
         unreadable = []
         for doc in self._table.all():  # all() always re-reads the storage
@@ -376,32 +496,29 @@ class Ledger:
                 # a stored document this version cannot read is left untouched, and reported
                 unreadable.append((doc.doc_id, str(exc)))
         self.unreadable = unreadable
-        return out
+        snap = _Snapshot(version, out, unreadable)
+        if version is not None:
+            self._snap = snap
+        return snap
+
+    def _all(self) -> list[tuple[int, Record]]:
+        return self._snapshot().pairs
 
     def records(self, player: str | None = None) -> list[Record]:
         """Every record (or one player's, by :attr:`Player.key`), oldest first."""
-        recs = [r for _, r in self._all()]
-        if player is not None:
-            k = _fold(_clean(_visible(player)))
-            recs = [r for r in recs if _fold(r.player_key) == k]
-        return sorted(recs, key=lambda r: (r.date, r.created, r.id))
+        snap = self._snapshot()
+        if player is None:
+            return list(snap.ordered())
+        return list(snap.by_player().get(_fold(_clean(_visible(player))), ()))
 
     def players(self) -> list[Player]:
         """Every player with at least one record, by name."""
-        found: dict[str, list[Record]] = {}
-        for r in self.records():
-            found.setdefault(_fold(r.player_key), []).append(r)
-        out = []
-        for recs in found.values():
-            first = recs[0]
-            out.append(Player(key=first.player_key, name=first.player, club=first.club,
-                              records=len(recs), strikes=sum(1 for r in recs if _is_strike(r)),
-                              last=max(r.date for r in recs)))
-        return sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
+        return list(self._snapshot().players())
 
     def player(self, key: str) -> Player | None:
-        k = _fold(player_key(*key.split("~", 1)) if "~" in key else player_key(key))
-        return next((p for p in self.players() if _fold(p.key) == k), None)
+        """The player whose :attr:`Player.key` is ``key`` (without case), or ``None``."""
+        recs = self._snapshot().by_player().get(_fold(player_key(*split_player_key(key))))
+        return _player_of(recs) if recs else None
 
     def strike_dates(self, player: str) -> list[datetime.date]:
         """The day of each Strike of ``player`` (AZRM records with ``strike`` true), oldest first."""
@@ -449,12 +566,11 @@ class Ledger:
 
     def _same_spelling(self, rec: Record) -> Record:
         """Use the stored spelling of a player already in the ledger (matched without case)."""
-        k = _fold(rec.player_key)
-        for _, r in self._all():
-            if _fold(r.player_key) == k:
-                if (r.player, r.club) != (rec.player, rec.club):
-                    return _replace(rec, player=r.player, club=r.club)
-                break
+        found = self._snapshot().by_player().get(_fold(rec.player_key))
+        if found:
+            r = found[0]
+            if (r.player, r.club) != (rec.player, rec.club):
+                return _replace(rec, player=r.player, club=r.club)
         return rec
 
     def remove(self, record_id: str) -> Record:
@@ -484,14 +600,15 @@ class Ledger:
 
     def export_csv(self, player: str | None = None) -> str:
         """The ledger (or one player's records) as CSV text with a header line of :data:`FIELDS`.
-        No cell starts with what a spreadsheet runs as a formula (:func:`csv_cell`);
+        No cell starts with what a spreadsheet runs as a formula (:func:`csv_cell`), and a cell
+        holding a separator some spreadsheet splits on (``,``, ``;``, a tab, ``|``) is quoted, so
+        one that splits on ``;`` keeps ``Semi;=1+1`` one cell instead of running ``=1+1``.
         :meth:`import_csv` gives back the same text."""
-        buf = io.StringIO(newline="")
-        w = csv.DictWriter(buf, fieldnames=FIELDS, lineterminator="\r\n")
-        w.writeheader()
+        lines = [_csv_line(FIELDS)]
         for r in self.records(player):
-            w.writerow(r.to_csv())
-        return buf.getvalue()
+            cells = r.to_csv()
+            lines.append(_csv_line([cells[f] for f in FIELDS]))
+        return "".join(lines)
 
     def export_file(self, folder: str | Path, fmt: Literal["json", "csv"], player: str | None = None,
                     *, now: datetime.datetime | None = None) -> Path:
@@ -706,7 +823,13 @@ class Ledger:
         if not isinstance(ruleset, str) or ruleset not in self.library.rulesets:
             raise _Bad(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
         foul = _text(raw["foul"], "foul", limit=MAX_TEXT, required=True)
-        row = next((r for r in self.library.rulesets[ruleset].penalties if _clean(r.foul) == foul), None)
+        fouls = self._fouls.get(ruleset)
+        if fouls is None:
+            fouls = {}
+            for r in self.library.rulesets[ruleset].penalties:
+                fouls.setdefault(_clean(r.foul), r)
+            self._fouls[ruleset] = fouls
+        row = fouls.get(foul)
         if row is None:
             raise _Bad(f"foul {foul!r} is not a foul in the {ruleset} penalty table")
         foul_id = raw.get("foul_id")
@@ -727,6 +850,51 @@ class Ledger:
         return Record(id=rid, player=name, club=club, date=day, ruleset=ruleset, foul_id=row.id,
                       foul=row.foul, penalty=penalty, kind=kind, points=points, strike=strike,
                       note=note, created=created)
+
+
+class _Snapshot:
+    """The records of one version of the stored data, with what the screens ask of them worked
+    out once: in date order, by player (folded :func:`player_key`), the players."""
+
+    def __init__(self, version: object, pairs: list[tuple[int, Record]],
+                 unreadable: list[tuple[int, str]]) -> None:
+        self.version = version
+        self.pairs = pairs
+        self.unreadable = unreadable
+        self._ordered: list[Record] | None = None
+        self._by_player: dict[str, list[Record]] | None = None
+        self._players: list[Player] | None = None
+
+    def ordered(self) -> list[Record]:
+        if self._ordered is None:
+            self._ordered = sorted((r for _, r in self.pairs), key=lambda r: (r.date, r.created, r.id))
+        return self._ordered
+
+    def by_player(self) -> dict[str, list[Record]]:
+        if self._by_player is None:
+            found: dict[str, list[Record]] = {}
+            keys: dict[tuple[str, str | None], str] = {}
+            for r in self.ordered():
+                k = keys.get((r.player, r.club))
+                if k is None:
+                    k = keys[(r.player, r.club)] = _fold(r.player_key)
+                found.setdefault(k, []).append(r)
+            self._by_player = found
+        return self._by_player
+
+    def players(self) -> list[Player]:
+        if self._players is None:
+            out = []
+            out = [_player_of(recs) for recs in self.by_player().values()]
+            self._players = sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
+        return self._players
+
+
+def _player_of(recs: list[Record]) -> Player:
+    """The :class:`Player` of one player's records (oldest first): named as the first."""
+    first = recs[0]
+    return Player(key=first.player_key, name=first.player, club=first.club, records=len(recs),
+                  strikes=sum(1 for r in recs if _is_strike(r)), last=max(r.date for r in recs))
 
 
 def export_name(fmt: str, player: str | None = None, *,

@@ -345,6 +345,21 @@ class AtomicJSONStorage(Storage):
             with contextlib.suppress(OSError):  # a stale "unsaved" only matters without the file
                 self._save_notices(self._notices)
 
+    def version(self) -> tuple[int, int, int] | None:
+        """Which version of the data file :meth:`read` would give: ``(inode, mtime in ns,
+        size)``. Every write replaces the file (a new inode, a new time), so a reader may keep
+        what it parsed while this stays the same. ``None`` while the data is served from memory
+        (a recovery waiting for disk space) or the file cannot be looked at: read it again."""
+        if self._recovered is not None or self._unmoved:
+            return None
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return (0, 0, -1)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
     # TinyDB's interface ---------------------------------------------------------------------
     def read(self) -> Data | None:
         if self._recovered is not None:  # not in the data file yet (disk full): from memory
@@ -481,6 +496,7 @@ class PrefsStorage(Storage):
         self._data = data
         self._text = json.dumps(data, ensure_ascii=False) if data is not None else None
         self._run_task = run_task
+        self._writes = 0
         self._send_lock: asyncio.Lock | None = None
         self._notices: list[DamageReport] = list(notices or [])
         if damage is not None and damage not in self._notices:
@@ -542,10 +558,15 @@ class PrefsStorage(Storage):
                     data = None
         return cls(prefs, key, data or None, run_task, damage, notices)
 
+    def version(self) -> int:
+        """How many writes this storage has taken (see :meth:`AtomicJSONStorage.version`)."""
+        return self._writes
+
     def read(self) -> Data | None:
         return copy.deepcopy(self._data) if self._data is not None else None
 
     def write(self, data: Data) -> None:
+        self._writes += 1
         self._text = json.dumps(data, ensure_ascii=False)
         self._data = json.loads(self._text)
         self._run_task(self._send)
@@ -633,6 +654,14 @@ def transaction(db: TinyDB) -> Iterator[TinyDB]:
                 yield db
             finally:
                 forget_cache(db)
+
+
+def data_version(db: TinyDB) -> object | None:
+    """A value that changes whenever ``db``'s stored data may have changed (in this process or
+    another), for a reader that keeps what it parsed: equal values mean the same data. ``None``
+    when the storage cannot tell: read again."""
+    version = getattr(db.storage, "version", None)
+    return version() if callable(version) else None
 
 
 def damage_of(db: TinyDB) -> DamageReport | None:
