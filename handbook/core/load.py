@@ -339,7 +339,7 @@ def _build_rulesets(col: Collector, listing: _Listing, rules: dict, tables: dict
             source=spec["source"], date=spec.get("date"), note=spec.get("note"),
             base=spec.get("base"), preface=preface, chapters=chapters, sections=sections,
             penalties=rows, revisions=revisions, editions=editions, interpretations=interps,
-            _by_ref=MappingProxyType({s.ref: s for s in sections}))
+            table=table_id, _by_ref=MappingProxyType({s.ref: s for s in sections}))
     return rulesets
 
 

@@ -245,6 +245,9 @@ class Ruleset:
     lists the ruleset's editions, newest first (the source's revision history and public edition
     history; a ruleset that uses another's penalty table also lists that table's editions);
     ``interpretations`` the handbook's readings that apply to several rows or a calculator.
+    ``table`` is the id of the ruleset whose penalty table this one uses (its own id, or the
+    ``penalties`` it names): the rows' ``ref`` numbers belong to that ruleset's rules (Rakkii Nomi
+    2026 cites WRC 2025 chapter 12.3).
     """
 
     id: str
@@ -262,6 +265,7 @@ class Ruleset:
     revisions: tuple[Revision, ...] = ()
     editions: tuple[Edition, ...] = ()
     interpretations: tuple["Interpretation", ...] = ()
+    table: str = ""
     _by_ref: Mapping[str, Section] = field(default_factory=dict, repr=False, compare=False)
 
     def notes_for_tool(self, tool: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

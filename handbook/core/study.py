@@ -8,8 +8,9 @@ stored progress live in :mod:`handbook.study`).
 =============  =========================================  ==========================================
 kind           prompt                                     answer
 =============  =========================================  ==========================================
-``penalty``    the foul, as the table words it            the penalty as the source words it, with
-                                                          the row's reference
+``penalty``    the foul, as the table words it (after     the penalty as the source words it, with
+               its category where the category names      the row's reference ("§" only before a
+               the foul: EMA)                             section of the cited ruleset)
 ``difference`` the foul of a row whose two columns        both columns: this ruleset's and the
                differ (WRC 2025 World Championship /      other one (``PenaltyRow.compare_label``)
                lower)
@@ -103,24 +104,64 @@ def difference_card_id(ruleset: str, foul_id: str, foul: str) -> str:
     return f"difference:{ruleset}:{foul_id}:{digest(foul)}"
 
 
-def _ref_text(ruleset: Ruleset, ref: str | None) -> str:
-    return f"{ruleset.short} {'§' if ref and ref[:1].isdigit() and ruleset.sections else ''}{ref}" if ref \
-        else ruleset.short
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)+)")
 
 
-def penalty_card(ruleset: Ruleset, row: PenaltyRow) -> Card:
-    """The ``penalty`` card of ``row``: prompt the foul; answer the penalty and its reference."""
+def cited_ruleset(ruleset: Ruleset, ref: str | None, library: Library | None = None) -> Ruleset:
+    """The ruleset a penalty row's ``ref`` belongs to: ``ruleset`` itself where the ref names one of
+    its sections or it keeps its own table, else the ruleset whose table it uses (Rakkii Nomi
+    2026's rows cite WRC 2025 chapter 12.3, not its own §1–§4)."""
+    if not ref or library is None or not ruleset.table or ruleset.table == ruleset.id:
+        return ruleset
+    lead = _NUMBER.search(ref)
+    if lead and ruleset.has_section(lead.group(1)):
+        return ruleset
+    return library.rulesets.get(ruleset.table, ruleset)
+
+
+def ref_text(ruleset: Ruleset, ref: str | None) -> str:
+    """``ruleset``'s short name and ``ref``, with "§" before each number that is a section of
+    ``ruleset`` (and before no other: WRC 2025 chapter numbers are not sections of any ruleset
+    the handbook has the text of)."""
+    if not ref:
+        return ruleset.short
+    marked = _NUMBER.sub(lambda m: f"§{m.group(1)}" if ruleset.has_section(m.group(1)) else m.group(1), ref)
+    return f"{ruleset.short} {marked}"
+
+
+def _fouls_are_categories(ruleset: Ruleset) -> bool:
+    # EMA's table groups sub-cases under a foul ("Wrongly revealing or picking tiles" / "Few tiles");
+    # AZRM's and WRC's categories are chapters ("Shuffling and Drawing")
+    return any(r.foul == r.category for r in ruleset.penalties)
+
+
+def penalty_prompt(ruleset: Ruleset, row: PenaltyRow) -> str:
+    """The question side of a penalty card: the row's foul, after its category where the table's
+    categories name the foul and the row only names a circumstance (EMA's "Wrongly revealing or
+    picking tiles: Few tiles", not "Few tiles", which would read as too few tiles in hand)."""
+    if (_fouls_are_categories(ruleset) and row.category
+            and fold_text(row.category) not in fold_text(row.foul)):
+        return f"{row.category}: {row.foul}"
+    return row.foul
+
+
+def penalty_card(ruleset: Ruleset, row: PenaltyRow, library: Library | None = None) -> Card:
+    """The ``penalty`` card of ``row``: prompt the foul (:func:`penalty_prompt`); answer the
+    penalty and its reference, cited to the ruleset the reference belongs to
+    (:func:`cited_ruleset`)."""
     penalty = row.penalty or "(the source gives no penalty)"
-    return Card(penalty_card_id(ruleset.id, row.id, row.foul), "penalty", row.foul,
-                f"{penalty}\n{_ref_text(ruleset, row.ref)}", ruleset.id, row.id, row.ref, row.foul, ruleset.id)
+    cited = cited_ruleset(ruleset, row.ref, library)
+    return Card(penalty_card_id(ruleset.id, row.id, row.foul), "penalty", penalty_prompt(ruleset, row),
+                f"{penalty}\n{ref_text(cited, row.ref)}", ruleset.id, row.id, row.ref, row.foul, cited.id)
 
 
-def difference_card(ruleset: Ruleset, row: PenaltyRow) -> Card:
+def difference_card(ruleset: Ruleset, row: PenaltyRow, library: Library | None = None) -> Card:
     """The ``difference`` card of a two-column row whose columns differ: both columns."""
     answer = (f"{ruleset.short}: {row.penalty or '—'}\n"
               f"{row.compare_label or 'Other column'}: {row.compare_penalty or '—'}")
-    return Card(difference_card_id(ruleset.id, row.id, row.foul), "difference", row.foul, answer,
-                ruleset.id, row.id, row.ref, row.foul, ruleset.id)
+    cited = cited_ruleset(ruleset, row.ref, library)
+    return Card(difference_card_id(ruleset.id, row.id, row.foul), "difference", penalty_prompt(ruleset, row),
+                answer, ruleset.id, row.id, row.ref, row.foul, cited.id)
 
 
 def section_card(ruleset: Ruleset, section: Section) -> Card:
@@ -149,12 +190,12 @@ def term_cards(term: Term) -> list[Card]:
     ]
 
 
-def _ruleset_cards(rs: Ruleset) -> Iterable[Card]:
+def _ruleset_cards(rs: Ruleset, library: Library) -> Iterable[Card]:
     for row in rs.penalties:
-        yield penalty_card(rs, row)
+        yield penalty_card(rs, row, library)
     for row in rs.penalties:
         if row.differs:
-            yield difference_card(rs, row)
+            yield difference_card(rs, row, library)
     for sec in rs.sections:
         yield section_card(rs, sec)
 
@@ -179,7 +220,7 @@ def study_deck(ruleset: str | None = None, *, library: Library | None = None) ->
     chosen = [library.rulesets[ruleset]] if ruleset is not None else list(library.rulesets.values())
     cards: list[Card] = []
     for rs in chosen:
-        cards.extend(_ruleset_cards(rs))
+        cards.extend(_ruleset_cards(rs, library))
     for term in library.glossary:
         cards.extend(term_cards(term))
     order = {k: i for i, k in enumerate(KINDS)}
@@ -193,5 +234,5 @@ def study_deck(ruleset: str | None = None, *, library: Library | None = None) ->
     return cards
 
 
-__all__ = ["Card", "KINDS", "difference_card", "digest", "fold_text", "penalty_card", "section_card",
-           "study_deck", "term_cards"]
+__all__ = ["Card", "KINDS", "cited_ruleset", "difference_card", "digest", "fold_text", "penalty_card",
+           "penalty_prompt", "ref_text", "section_card", "study_deck", "term_cards"]

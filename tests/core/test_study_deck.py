@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import re
 import textwrap
 from collections import Counter
 
@@ -29,12 +30,13 @@ def test_every_row_difference_and_term_has_its_card(library, ruleset):
     assert {c.kind for c in deck} <= set(KINDS)
 
     penalty = _by_kind(deck, "penalty")
-    assert [(c.ref, c.prompt) for c in penalty] == [(r.id, r.foul) for r in rs.penalties]
+    assert [(c.ref, c.foul) for c in penalty] == [(r.id, r.foul) for r in rs.penalties]
     for card, row in zip(penalty, rs.penalties, strict=True):
+        assert card.prompt.endswith(row.foul)
         assert card.ruleset == ruleset and card.cite == row.ref
         assert card.answer.splitlines()[0] == (row.penalty or "(the source gives no penalty)")
         if row.ref:
-            assert row.ref in card.answer  # the answer cites its reference
+            assert row.ref in card.answer.replace("§", "")  # the answer cites its reference
 
     differs = [r for r in rs.penalties if r.differs]
     diff_cards = _by_kind(deck, "difference")
@@ -165,3 +167,53 @@ def test_study_deck_imports_neither_flet_nor_tinydb(root_dir):
     env = dict(os.environ, PYTHONPATH=str(root_dir))
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr[-2000:]
+
+
+def _section_marks(line, library):
+    """(ruleset, [section numbers marked §]) of an answer line that names a ruleset first."""
+    shorts = sorted(((rs.short, rs) for rs in library.rulesets.values()), key=lambda p: -len(p[0]))
+    for short, rs in shorts:
+        if line.startswith(short + " ") or line.startswith(short + ":"):
+            return rs, re.findall(r"§\s?(\d+(?:\.\d+)*)", line)
+    return None, re.findall(r"§\s?(\d+(?:\.\d+)*)", line)
+
+
+@pytest.mark.parametrize("ruleset", ["azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"])
+def test_every_section_mark_names_a_section_of_the_ruleset_it_cites(library, ruleset):
+    # Rakkii Nomi 2026's rows cite WRC 2025 chapter 12.3; its own document has §1–§4 only
+    checked = 0
+    for card in handbook.study_deck(ruleset, library=library):
+        for line in card.answer.splitlines():
+            cited, marks = _section_marks(line, library)
+            if not marks:
+                continue
+            assert cited is not None, (card.id, line)
+            for ref in marks:
+                assert cited.has_section(ref), f"{card.id}: {line!r} marks §{ref}, not a section of {cited.id}"
+                checked += 1
+        if card.cite and card.source:
+            lead = re.match(r"\d+(?:\.\d+)+", card.cite)
+            src = library.rulesets[card.source]
+            if lead and src.sections:
+                assert src.has_section(lead.group(0)) or not src.penalties, (card.id, card.source, card.cite)
+    if library.rulesets[ruleset].sections and ruleset != "rakkii-nomi-2026":
+        assert checked  # the section cards and AZRM/EMA rows do carry §
+
+
+def test_rakkii_cards_cite_the_wrc_2025_chapter(library):
+    rows = [c for c in handbook.study_deck("rakkii-nomi-2026", library=library) if c.kind == "penalty"]
+    cited = [c for c in rows if c.cite and c.cite[:1].isdigit()]
+    assert cited
+    for c in cited:
+        assert c.source == "wrc-2025"
+        assert c.answer.splitlines()[-1] == f"WRC 2025 {c.cite}"
+
+
+def test_ema_prompts_keep_the_foul_their_circumstance_belongs_to(library):
+    # "Few tiles → Not penalized" reads as too few tiles in hand (a dead hand): say which foul
+    rs = library.rulesets["ema-rcr"]
+    cards = {c.foul: c for c in handbook.study_deck("ema-rcr", library=library) if c.kind == "penalty"}
+    bare = [r for r in rs.penalties if r.category.casefold() not in r.foul.casefold()]
+    assert len([r for r in bare if r.foul.startswith(("If ", "During ", "Few "))]) == 5
+    for row in bare:
+        assert cards[row.foul].prompt == f"{row.category}: {row.foul}"

@@ -134,4 +134,4 @@ def test_chombo_by_foul_and_revealed_tiles_referees_call(hb):
     hb.click_button("Usual chombo (20P)", then="Points deducted: 20P")
     hb.open("/tools/revealed?ruleset=wrc-2025&tiles=2&deal=1", ready="Penalty: Not penalized / Re-deal")
     assert hb.has_text("The referee's call")
-    hb.tap(hb.role("switch", "During the deal"), then="Penalty: Warning / 5P pp")
+    hb.tap(hb.role("switch", "During the deal"), then="only if it is repeated")

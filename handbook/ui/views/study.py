@@ -20,12 +20,11 @@ from collections.abc import Callable
 import flet as ft
 
 from handbook import study as study_mod
-from handbook.core.study import Card, study_deck
+from handbook.core.study import Card, ref_text, study_deck
 from handbook.i18n import N_
 from handbook.study import Counts, StudyImportError, StudyStore
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
-from handbook.ui.text import ref_label
 from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading
 
 #: what each kind of card asks, shown above its prompt
@@ -125,7 +124,8 @@ def answer_controls(ctx: AppContext, card: Card, buttons: ft.Control | None = No
         out.append(buttons)
     if card.cite and card.source in lib.rulesets:
         src = lib.rulesets[card.source]
-        ref = ref_label(card.cite) if card.cite[:1].isdigit() else card.cite  # WRC cites some rows by name
+        # "§" only before a section of the cited ruleset (WRC 2025's chapter 12.3 is not one here)
+        ref = ref_text(src, card.cite)[len(src.short) + 1:]
         where = _("Source: {ruleset} {ref}").format(ruleset=src.short, ref=ref)
     else:
         where = _("Source: {ruleset}").format(ruleset=ctx.short(card.ruleset)) if card.ruleset else ""
