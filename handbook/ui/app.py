@@ -35,7 +35,7 @@ from handbook.ui.context import (
 from handbook.ui.routes import APP_ROUTE_ROOTS, parent_route, split_route
 from handbook.ui.screens import build_view
 from handbook.ui.stores import Stores
-from handbook.ui.webclient import FONT_FAMILY, FONTS
+from handbook.ui.webclient import FONT_FAMILY, FONTS, back_step_route, back_step_target
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,8 @@ PREFS_TIMEOUT = 3.0
 #: how long set_url waits for the browser to report the new route, then lets frames pass
 URL_CONFIRM_TIMEOUT = 1.0
 URL_SETTLE_S = 0.15
+#: how long the back arrow's push waits for the browser's step back before showing its target
+BACK_STEP_WAIT_S = 1.5
 #: seconds a disconnected browser session is kept for it to reconnect (Flet's default is an hour,
 #: ~0.7 MB a session). Ten minutes covers a phone whose screen locks between two tables; after
 #: that the browser starts a fresh session on the same screen (the ledger is on disk, not in the
@@ -161,6 +163,8 @@ class HandbookApp:
         #: the routes shown in this session, oldest first (the in-app history the arrow goes back in)
         self.history: list[str] = []
         self._going_back: str | None = None
+        #: the route the client reported last (a back arrow's marked push included)
+        self._route_seen: str | None = None
 
     # ------------------------------------------------------------------ setup
     def configure_page(self) -> None:
@@ -218,14 +222,25 @@ class HandbookApp:
         elif not self.history or route != self.history[-1]:
             self.history.append(route)
 
-    async def go_back(self) -> None:
-        """The AppBar arrow: the screen the judge came from in this session; up to the parent
-        screen when there is none (the app was opened on this screen, e.g. from a deep link)."""
+    async def go_back(self, up: str | None = None) -> None:
+        """The AppBar arrow: the screen the judge came from; up to ``up`` (default: the parent
+        screen in the route table) when there is none (the app was opened on this screen, e.g.
+        from a deep link).
+
+        In a browser the arrow is a step back through the browser's own history, as the back
+        button or the phone's back gesture is, so it adds no entry for them to bounce back to:
+        the page's script (:data:`handbook.ui.webclient.HISTORY_BACK`) answers the marked push
+        with ``history.back()``, or, on the visit's first entry, by replacing it with ``up``.
+        Elsewhere (a phone app), the screen before in this session's :attr:`history`."""
+        up = up or parent_route(self.page.route) or "/"
+        if getattr(self.page, "web", False):
+            await self.page.push_route(back_step_route(up))
+            return
         if len(self.history) >= 2:
             self._going_back = self.history[-2]
             await self.navigate(self._going_back)
             return
-        await self.navigate(parent_route(self.page.route) or "/")
+        await self.navigate(up)
 
     async def set_url(self, route: str) -> None:
         """Push ``route`` to the address bar and history without rebuilding the screen.
@@ -248,6 +263,12 @@ class HandbookApp:
 
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
         route = e.route if getattr(e, "route", None) is not None else self.page.route
+        self._route_seen = route
+        if back_step_target(route) is not None:
+            # the arrow's push: the page's script turns it into a step back, which reports the
+            # route it lands on; a client without the script shows the arrow's target instead
+            self.page.run_task(self._back_step_fallback, route)
+            return
         self.note_route(route)
         if self._silent is not None and route == self._silent:
             # the screen already shows this state: only note the new address
@@ -258,6 +279,16 @@ class HandbookApp:
             return
         self._silent = None
         self.render(route)
+
+    async def _back_step_fallback(self, route: str) -> None:
+        """Show the back arrow's target when no step back followed its push within
+        :data:`BACK_STEP_WAIT_S` (a web client without :data:`handbook.ui.webclient.HISTORY_BACK`)."""
+        await asyncio.sleep(BACK_STEP_WAIT_S)
+        if self._route_seen == route:
+            target = back_step_target(route) or "/"
+            log.warning("no step back followed the back arrow: showing %s", target)
+            self.note_route(target)
+            self.render(target)
 
     async def on_view_pop(self, e: ft.ViewPopEvent) -> None:
         await self.go_back()

@@ -130,7 +130,7 @@ class AppContext:
     judge: bool = False
     #: the peer address the server saw when this session connected (handbook.access.peer)
     peer: str = ""
-    backer: Callable[[], Any] | None = None
+    backer: Callable[[str | None], Any] | None = None
     #: the ledger and the study store (one per app, shared by its sessions; tests pass their own)
     stores: Stores = None  # type: ignore[assignment]
 
@@ -225,13 +225,14 @@ class AppContext:
             if inspect.isawaitable(result):
                 await result
 
-    def back(self) -> None:
-        """The AppBar arrow: back to the screen the judge came from (the app's ``backer``, which
-        knows the in-app history); up to the parent screen when there is none (a deep link)."""
+    def back(self, up: str | None = None) -> None:
+        """The AppBar arrow: back to the screen the judge came from (the app's ``backer``: a step
+        back through the browser's history, or the in-app history in a phone app); up to ``up``
+        (default: the parent screen) when there is none (a deep link)."""
         if self.backer is not None:
-            _run(self.backer())
+            _run(self.backer(up))
             return
-        self.navigate(parent_route(self.route) or "/")
+        self.navigate(up or parent_route(self.route) or "/")
 
     def refresh(self) -> None:
         """Rebuild the current screen."""
@@ -340,12 +341,10 @@ class AppContext:
         return labelled(button, on_tap=switch)
 
     def back_button(self, target: str | None = None) -> ft.Control:
-        """An AppBar back arrow (accessible name "Back") going up to ``target`` or the parent."""
+        """An AppBar back arrow (accessible name "Back"): back to where the judge came from, or
+        up to ``target`` (default: the parent screen) when the app was opened on this screen."""
         def go(_e=None):
-            if target is None:
-                self.back()
-            else:
-                self.navigate(target)
+            self.back(target)
 
         return labelled(ft.IconButton(icon=ft.Icons.ARROW_BACK, tooltip=self._("Back"), on_click=go),
                         on_tap=go)
@@ -401,8 +400,8 @@ class AppContext:
         ``header`` controls fixed at the top, then ``controls`` in a scrolling list (``scroll``)
         or a plain column, and the navigation bar or rail.
 
-        ``back``: ``True`` for an arrow up to the parent route, a route string to go there,
-        ``False`` for none (top-level screens).
+        ``back``: ``True`` for an arrow back (up to the parent route after a deep link), a route
+        string for the screen to go up to instead of the parent, ``False`` for none (top-level screens).
         """
         leading = None
         if back:

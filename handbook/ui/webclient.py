@@ -35,6 +35,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 #: the Rive runtime's remote base URL as the client names it (any host, any package version)
 RIVE_CDN = re.compile(r"https://[A-Za-z0-9.-]+/npm/@rive-app/flutter-native-wasm@[0-9][0-9A-Za-z.-]*/")
@@ -108,6 +109,67 @@ def preloading_wasm(js: str) -> str:
     return PRELOAD_WASM + js
 
 
+#: The query key that marks a route pushed by the app's back arrow (:data:`HISTORY_BACK`).
+BACK_MARK = "back-step"
+
+#: Makes the app's back arrow a step back through the browser's own history. Flet cannot call
+#: ``history.back()``, so the arrow pushes its target route with :data:`BACK_MARK` in the query;
+#: Flutter writes that as ``history.pushState``, which this script answers instead: with
+#: ``history.back()`` when the tab holds an earlier entry of this app (the browser pops it and
+#: tells Flutter, as its own back button would), or, on the first entry of the visit (a deep
+#: link: nothing of the app to go back to), by replacing this entry with the marked route (the
+#: parent screen) and telling Flutter with a ``popstate``. So the arrow never adds an entry, and
+#: one back gesture is one step back. Each entry's depth in the visit is kept in its history state
+#: (``hbDepth``: 0 for the entry the app was opened on), which a reload keeps.
+HISTORY_BACK = """(() => {
+  const MARK = "__MARK__";
+  const h = window.history;
+  const push = h.pushState.bind(h);
+  const replace = h.replaceState.bind(h);
+  const depth = () => (h.state && typeof h.state.hbDepth === "number" ? h.state.hbDepth : 0);
+  const tagged = (state, d) =>
+    state !== null && typeof state === "object" ? Object.assign({}, state, { hbDepth: d }) : state;
+  h.pushState = function (state, title, url) {
+    const to = url == null ? null : new URL(url, window.location.href);
+    if (!to || !to.searchParams.has(MARK)) return push(tagged(state, depth() + 1), title, url);
+    if (depth() > 0) { h.back(); return; }
+    to.searchParams.delete(MARK);
+    replace(tagged(state, 0), title, to.pathname + to.search + to.hash);
+    window.dispatchEvent(new PopStateEvent("popstate", { state: h.state }));
+  };
+  h.replaceState = function (state, title, url) {
+    return replace(tagged(state, depth()), title, url);
+  };
+})();
+""".replace("__MARK__", BACK_MARK)
+
+
+def back_step_route(target: str) -> str:
+    """The route the back arrow pushes: ``target`` (where to go when the tab holds nothing of
+    the app to go back to) marked with :data:`BACK_MARK` for :data:`HISTORY_BACK`."""
+    parts = urlsplit(target or "/")
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != BACK_MARK]
+    return (parts.path or "/") + "?" + urlencode([*query, (BACK_MARK, "1")])
+
+
+def back_step_target(route: str | None) -> str | None:
+    """``route`` without :data:`BACK_MARK` when it is a back arrow's push, else ``None``."""
+    parts = urlsplit(route or "/")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(k == BACK_MARK for k, _v in query):
+        return None
+    rest = urlencode([(k, v) for k, v in query if k != BACK_MARK])
+    return (parts.path or "/") + (f"?{rest}" if rest else "")
+
+
+def with_history_back(js: str) -> str:
+    """``flutter_bootstrap.js`` that first installs :data:`HISTORY_BACK` (before Flutter's engine
+    starts, so every entry it writes carries its depth)."""
+    if HISTORY_BACK in js:
+        return js
+    return HISTORY_BACK + js
+
+
 #: The app's font, drawn everywhere (Japanese renders offline): family -> path under assets/
 FONT_FAMILY = "NotoSansJP"
 FONTS = {FONT_FAMILY: "fonts/NotoSansJP-Regular.ttf"}
@@ -174,7 +236,7 @@ def _rewritten_client() -> dict[str, Path]:
         return (web / path).read_text(encoding="utf-8")
 
     keep(MAIN_JS, without_rive_cdn(text(MAIN_JS)))
-    keep(BOOTSTRAP_JS, preloading_wasm(single_threaded_skwasm(text(BOOTSTRAP_JS))))
+    keep(BOOTSTRAP_JS, with_history_back(preloading_wasm(single_threaded_skwasm(text(BOOTSTRAP_JS)))))
     if (web / MAIN_WASM).exists():
         keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
     keep(FONT_MANIFEST, json.dumps(

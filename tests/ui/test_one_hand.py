@@ -17,6 +17,7 @@ from handbook.ui.app import HandbookApp, Preferences
 from handbook.ui.errors import MESSAGES, readable
 from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
+from handbook.ui.webclient import back_step_route, back_step_target
 from handbook.ui.widgets import body_list
 
 
@@ -182,3 +183,44 @@ def test_source_labels_never_break_mid_word(ctx):
     assert all(c.col == {"xs": 6, "sm": 3} for c in row.controls)
     labels = [t.value for t in walk(row) if isinstance(t, ft.Text)]
     assert labels == ["Hand", "Wall", "Dead wall", "Opponent's hand"]
+
+
+def test_in_a_browser_the_arrow_asks_for_a_step_back_not_a_new_screen(library, monkeypatch):
+    """Served or installed, the arrow pushes its fallback (the parent) marked as a step back; the
+    page's script turns it into ``history.back()`` (tests/e2e/test_back.py walks it in Chromium)."""
+    from handbook.ui.webclient import BACK_MARK, HISTORY_BACK, with_history_back
+
+    app, page = start(library, route="/penalties/wrc-2025/revealed-tiles")
+    page.web = True
+    arrow(app)
+    assert page.pushed[-1] == f"/penalties/wrc-2025?{BACK_MARK}=1"
+    assert back_step_target(page.pushed[-1]) == "/penalties/wrc-2025"
+    shown = page.views[0]
+    later = []
+    page.run_task = lambda fn, *args: later.append((fn, args))
+    app.on_route_change(type("E", (), {"route": page.pushed[-1]})())
+    assert page.views[0] is shown  # the marked push itself shows nothing
+    assert not any(BACK_MARK in r for r in app.history)
+    # the browser's step back reports the screen before: shown; the fallback then does nothing
+    app.on_route_change(type("E", (), {"route": "/penalties/wrc-2025"})())
+    stepped = page.views[0]
+    assert stepped is not shown and stepped.route == "/penalties/wrc-2025"
+    monkeypatch.setattr("handbook.ui.app.BACK_STEP_WAIT_S", 0)
+    fn, args = later[0]
+    asyncio.run(fn(*args))
+    assert page.views[0] is stepped
+    # a client without the page's script: no step back follows, the arrow's target is shown
+    app.on_route_change(type("E", (), {"route": back_step_route("/penalties")})())
+    fn, args = later[-1]
+    asyncio.run(fn(*args))
+    assert page.views[0].route == "/penalties"
+    js = with_history_back("flutter();")
+    assert js.startswith(HISTORY_BACK) and with_history_back(js) == js and f'"{BACK_MARK}"' in js
+
+
+def test_a_screen_named_up_target_is_only_the_fallback(library):
+    app, page = start(library, route="/study/exam?ruleset=azrm")
+    page.web = True
+    arrow(app)
+    assert back_step_target(page.pushed[-1]) == "/study?ruleset=azrm"
+

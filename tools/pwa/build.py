@@ -78,6 +78,7 @@ from handbook.ui.webclient import (  # noqa: F401 - RIVE_CDN for tests
     engine_font_manifest,
     single_threaded_skwasm,
     without_rive_cdn,
+    with_history_back,
     without_rive_cdn_wasm,
 )
 
@@ -545,6 +546,15 @@ def workaround_skwasm_threads(out: Path) -> None:
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
     bootstrap.write_text(js, encoding="utf-8")
+
+
+def back_arrow_history(out: Path) -> None:
+    """The back arrow steps back through the browser's history (not a Flet workaround: the
+    app's own behaviour, as in the served app). Prepends
+    :data:`handbook.ui.webclient.HISTORY_BACK` to ``flutter_bootstrap.js``, so it runs before
+    Flutter's engine writes its first history entry."""
+    bootstrap = out / "flutter_bootstrap.js"
+    bootstrap.write_text(with_history_back(bootstrap.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 # The page tells the worker which build Flutter's loader (flutter_bootstrap.js, FlutterLoader.load)
@@ -1320,6 +1330,7 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
     workaround_no_install_lists(out)
     workaround_rive_cdn_script(out)
     workaround_skwasm_threads(out)
+    back_arrow_history(out)
     start_python_early(out)
     fast_app_unpack(out)
     unpack_app_archive_in_js(out)
