@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT
+from tests.support.browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT
 
 import handbook
 

@@ -54,8 +54,7 @@ QUERIES: list[tuple[str, str | None]] = [
 
 # judge incidents as typed (everyday English, Japanese sentences, romaji), with the tournament
 # chosen: every case of the evaluation set, each under one of the rulesets it lists
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "core"))
-from evalset import SPLITS, load_cases, recall_at_3  # noqa: E402
+from tests.support.evalset import SPLITS, load_cases, recall_at_3  # noqa: E402
 
 JUDGE_QUERIES: list[tuple[str, str | None]] = [(c.query, sorted(c.expect)[i % len(c.expect)])
                                                for i, c in enumerate(load_cases())]

@@ -21,7 +21,6 @@ import json
 import os
 import random
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -29,10 +28,6 @@ import pytest
 
 from handbook.ledger import Ledger, LedgerImportError
 from handbook.storage import open_db, transaction
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-
 NOTEN = "Noten Riichi"
 KILLS = 50
 WRITERS, APPENDS = 4, 100
@@ -156,9 +151,7 @@ def bad_inputs(folder: Path, library) -> dict:
 
 def odd_urls(library) -> dict:
     import asyncio
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-    from uihelpers import StubPage
+    from tests.support.uihelpers import StubPage
 
     from handbook.ui.app import HandbookApp, Preferences
 
@@ -213,7 +206,7 @@ LOAD_ALONE_S = 20.0
 
 def rss_mb(pid: int) -> float:
     """Resident memory (``VmRSS``) of ``pid`` and its children now, in MiB."""
-    from browser_harness import process_tree
+    from tests.support.browser_harness import process_tree
 
     total = 0
     for p in process_tree(pid):
@@ -235,7 +228,7 @@ def cpu_s(pid: int) -> float:
 async def _load(server, library) -> dict:
     import asyncio
 
-    from flet_load import Figures, judge, reconnects
+    from tests.support.flet_load import Figures, judge, reconnects
 
     option = str(next(r for r in library.rulesets["azrm"].penalties if r.foul == NOTEN).index)
     figures = Figures()
@@ -289,7 +282,7 @@ async def _load(server, library) -> dict:
 def test_load_of_20_sessions(benchmark, tmp_path, library, monkeypatch):
     import asyncio
 
-    from browser_harness import start_server, stop_server
+    from tests.support.browser_harness import start_server, stop_server
 
     monkeypatch.setenv("FLET_SESSION_TIMEOUT", str(LOAD_EXPIRY_S))
     server = start_server(tmp_path / "data", tmp_path / "server.log")

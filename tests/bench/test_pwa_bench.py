@@ -29,15 +29,11 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pwa"))
-
-from flutter_web import SEARCH_BOX_SEEN_JS  # noqa: E402
-from pwa_harness import (  # noqa: E402
+from tests.support.flutter_web import SEARCH_BOX_SEEN_JS  # noqa: E402
+from tests.support.pwa_harness import (  # noqa: E402
     CHROMIUM,
     PHASES,
     VARIANTS,

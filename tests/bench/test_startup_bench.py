@@ -25,21 +25,16 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-
-from flutter_web import (  # noqa: E402
+from tests.support.flutter_web import (  # noqa: E402
     AWAIT_SEARCH_BOX_JS,
     ENABLE_SEMANTICS_JS,
     FIRST_FRAME_EVENT_JS,
     SEARCH_BOX_SEEN_JS,
 )
-from browser_harness import (  # noqa: E402
+from tests.support.browser_harness import (  # noqa: E402
     CHROMIUM,
     Handbook,
     RequestLog,

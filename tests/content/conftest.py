@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import seedparse  # tests/content/seedparse.py
+from tests.support import seedparse  # tests/content/seedparse.py
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import pytest
 
 from handbook import Penalty
 
-from seedparse import norm_text  # tests/content/seedparse.py
+from tests.support.seedparse import norm_text  # tests/content/seedparse.py
 
 AZRM_REFS = (
     [f"1.{i}" for i in range(1, 5)] + [f"2.{i}" for i in range(1, 6)] + [f"3.{i}" for i in range(1, 4)]

@@ -8,7 +8,7 @@ import pytest
 
 from handbook import Penalty
 
-from seedparse import norm_text, norm_ws, words  # tests/content/seedparse.py
+from tests.support.seedparse import norm_text, norm_ws, words  # tests/content/seedparse.py
 
 EMA_REFS = ["3.1", "3.2", "3.3"] + [f"3.3.{i}" for i in range(1, 9)] + [f"3.4.{i}" for i in range(6, 13)] + [
     "3.5", "3.6", "3.6.1"]

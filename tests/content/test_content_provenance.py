@@ -18,7 +18,7 @@ import pytest
 import handbook
 from handbook.core.provenance import verify_sources
 
-import seedparse  # tests/content/seedparse.py
+from tests.support import seedparse  # tests/content/seedparse.py
 
 
 def test_every_term_is_marked(library):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalset import SPLITS, load_cases, recall_at_3, table
+from tests.support.evalset import SPLITS, load_cases, recall_at_3, table
 from handbook.core.search import fold, kana_fold, lemma, stems
 
 RULESETS = ("azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026")

@@ -19,14 +19,10 @@ the end of the run, or to ``$HANDBOOK_E2E_ARTIFACTS`` when set.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from browser_harness import (  # noqa: E402
+from tests.support.browser_harness import (  # noqa: E402
     CONTEXT_ARGS,
     HUNG_PAGES,
     Handbook,

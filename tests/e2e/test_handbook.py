@@ -13,7 +13,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from flutter_web import SLOW
+from tests.support.flutter_web import SLOW
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser

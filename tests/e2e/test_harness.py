@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from browser_harness import RESERVED_PORTS, free_port, is_allowed_request
+from tests.support.browser_harness import RESERVED_PORTS, free_port, is_allowed_request
 
 RIVE = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js"
 

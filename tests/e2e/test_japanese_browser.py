@@ -9,7 +9,7 @@ request kept on 127.0.0.1.
 from __future__ import annotations
 
 import pytest
-from browser_harness import Handbook, RequestLog, new_context
+from tests.support.browser_harness import Handbook, RequestLog, new_context
 
 NAV_JA = ("検索", "ルール", "罰則", "用語集", "ツール")
 NAV_EN = ("Search", "Rules", "Penalties", "Glossary", "Tools")

@@ -4,7 +4,7 @@ kept (the server's study file); the star on a section lands in Bookmarks and in 
 from __future__ import annotations
 
 import handbook
-from studyclock import good_is_due_today
+from tests.support.studyclock import good_is_due_today
 
 
 def test_answer_a_card_reload_and_the_progress_is_kept(hb):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from browser_harness import Handbook
+from tests.support.browser_harness import Handbook
 
 
 def _lines(hb: Handbook, needle: str) -> list[str]:

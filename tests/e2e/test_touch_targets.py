@@ -93,7 +93,7 @@ def test_arrow_goes_back_to_the_results(hb):
 def test_text_at_200_percent_is_not_cut_off(browser, server, artifacts_dir, screen):
     """Chromium's device scale 2 at half the width stands in for a phone's 200 % text: the screen
     must still show every control's name in full (a name cut off shrinks the node)."""
-    from browser_harness import Handbook, new_context
+    from tests.support.browser_harness import Handbook, new_context
 
     ctx = new_context(browser, viewport={"width": 412, "height": 915})
     try:

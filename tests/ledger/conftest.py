@@ -4,7 +4,7 @@ ledger in a temporary folder (never the developer's data folder)."""
 from __future__ import annotations
 
 import pytest
-from ledgerhelpers import FakePicker, Page
+from tests.support.ledgerhelpers import FakePicker, Page
 
 from handbook.ledger import Ledger
 from handbook.storage import open_db

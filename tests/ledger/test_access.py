@@ -82,7 +82,7 @@ def test_generated_passphrases_are_easy_to_type():
 
 # --- on screen ------------------------------------------------------------------------------------
 
-from ledgerhelpers import by_key, fire, visible_texts  # noqa: E402
+from tests.support.ledgerhelpers import by_key, fire, visible_texts  # noqa: E402
 
 from handbook.ui.screens import build_view  # noqa: E402
 

@@ -11,7 +11,7 @@ import os
 
 import flet as ft
 import pytest
-from ledgerhelpers import FakePrefs, by_key, fire, visible_texts, walk
+from tests.support.ledgerhelpers import FakePrefs, by_key, fire, visible_texts, walk
 
 from handbook import storage
 from handbook.ledger import Ledger

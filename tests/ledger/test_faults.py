@@ -72,7 +72,7 @@ def test_the_edge_days_are_accepted_and_their_status_works(ledger):
 
 def test_the_form_refuses_an_early_strike_and_the_player_page_survives_a_stored_one(
         ctx, app_ledger):
-    from ledgerhelpers import Event, by_key, fire, visible_texts
+    from tests.support.ledgerhelpers import Event, by_key, fire, visible_texts
 
     from handbook.ui.screens import build_view
 
@@ -113,7 +113,7 @@ def _fail_writes(monkeypatch, errno_name="ENOSPC"):
                                                ("EACCES", "Permission denied")])
 def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch, picker,
                                                                     errno_name, reason):
-    from ledgerhelpers import Event, by_key, fire, import_file, visible_texts
+    from tests.support.ledgerhelpers import Event, by_key, fire, import_file, visible_texts
 
     from handbook.ui.screens import build_view
 
@@ -167,7 +167,7 @@ def test_a_read_only_folder_fails_the_write_and_keeps_the_file(tmp_path, library
 @pytest.mark.parametrize("field,value", [("player", 123), ("date", 20260401), ("strike", "yes"),
                                          ("points", "5"), ("note", None), ("created", [])])
 def test_one_record_with_a_wrong_type_is_skipped_and_reported(ctx, app_ledger, field, value):
-    from ledgerhelpers import visible_texts
+    from tests.support.ledgerhelpers import visible_texts
 
     from handbook.ui.screens import build_view
 
@@ -194,11 +194,7 @@ def test_one_record_with_a_wrong_type_is_skipped_and_reported(ctx, app_ledger, f
                                    "/search?q=" + "a" * 5000, "//", "/?" + "&" * 1000])
 def test_odd_urls_show_a_screen(library, app_ledger, route):
     import asyncio
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-    from uihelpers import StubPage
+    from tests.support.uihelpers import StubPage
 
     from handbook.ui.app import HandbookApp, Preferences
 
@@ -210,12 +206,8 @@ def test_odd_urls_show_a_screen(library, app_ledger, route):
 
 def test_a_screen_that_fails_shows_a_message_not_a_crash(library, monkeypatch):
     import asyncio
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-    from ledgerhelpers import visible_texts
-    from uihelpers import StubPage
+    from tests.support.ledgerhelpers import visible_texts
+    from tests.support.uihelpers import StubPage
 
     from handbook.ui import app as app_mod
 

@@ -8,7 +8,7 @@ import json
 
 import flet as ft
 import pytest
-from ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
+from tests.support.ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
 
 from handbook.storage import DamageReport
 from handbook.ui.screens import build_view

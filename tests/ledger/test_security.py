@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 import pytest
-from ledgerhelpers import by_key, fire, visible_texts, walk
+from tests.support.ledgerhelpers import by_key, fire, visible_texts, walk
 
 from handbook import ledger as ledger_mod
 from handbook.ui.screens import build_view

@@ -9,7 +9,7 @@ import threading
 
 import flet as ft
 import pytest
-from ledgerhelpers import Event, Page, by_key, visible_texts
+from tests.support.ledgerhelpers import Event, Page, by_key, visible_texts
 
 from handbook import storage
 from handbook.ui.context import AppContext, Settings

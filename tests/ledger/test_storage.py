@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from ledgerhelpers import FakePrefs
+from tests.support.ledgerhelpers import FakePrefs
 
 from handbook import storage
 from handbook.storage import AtomicJSONStorage, PrefsStorage, open_db, transaction

@@ -10,14 +10,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pwa_harness import CONTEXT_OPTIONS, artifacts_dir, ensure_build  # noqa: E402
+from tests.support.pwa_harness import CONTEXT_OPTIONS, artifacts_dir, ensure_build  # noqa: E402
 
 PWA_DIR = Path(__file__).resolve().parent
 

@@ -16,7 +16,7 @@ import tarfile
 
 import pytest
 from PIL import Image
-from pwa_harness import VARIANTS, pwa_build, precache_files
+from tests.support.pwa_harness import VARIANTS, pwa_build, precache_files
 
 MB = 1000 * 1000          # the megabytes (the figures table also gives MiB)
 MIB = 1024 * 1024

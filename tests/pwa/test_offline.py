@@ -29,8 +29,8 @@ import json
 import re
 
 import pytest
-from studyclock import good_is_due_today
-from pwa_harness import (
+from tests.support.studyclock import good_is_due_today
+from tests.support.pwa_harness import (
     App,
     RELOAD_TIMEOUT_S,
     PwaServer,
@@ -241,7 +241,7 @@ def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
     activation deletes the old cache, and offline the page gets the new files."""
     import shutil
 
-    from pwa_harness import pwa_build
+    from tests.support.pwa_harness import pwa_build
 
     old_cache = build_info(pwa_dir)["cache"]
     new_dir = tmp_path / "pwa-next"
@@ -288,7 +288,7 @@ def test_a_damaged_memory_snapshot_only_costs_time(pwa_dir, context, page, tmp_p
     import gzip
     import shutil
 
-    from pwa_harness import pwa_build
+    from tests.support.pwa_harness import pwa_build
 
     info = build_info(pwa_dir)
     if not info.get("memory_snapshot"):

@@ -17,8 +17,8 @@ switched off, the page reloaded: the app's first screen appears and no request l
 from __future__ import annotations
 
 import pytest
-from flutter_web import FIRST_FRAME_EVENT_JS
-from pwa_harness import CONTEXT_OPTIONS, App, PwaServer, Requests, open_app, reload_app, wait_for_service_worker
+from tests.support.flutter_web import FIRST_FRAME_EVENT_JS
+from tests.support.pwa_harness import CONTEXT_OPTIONS, App, PwaServer, Requests, open_app, reload_app, wait_for_service_worker
 
 FIREFOX_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
 FIREFOX_JS = "Object.defineProperty(Navigator.prototype, 'vendor', { get: () => '' });"

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 import pytest
-from pwa_harness import ROOT, pwa_build
+from tests.support.pwa_harness import ROOT, pwa_build
 
 CHECK = r"""
 import json, os, sys

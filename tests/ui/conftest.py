@@ -7,7 +7,7 @@ records navigation instead of talking to a browser.
 from __future__ import annotations
 
 import pytest
-from uihelpers import StubPage
+from tests.support.uihelpers import StubPage
 
 import handbook
 from handbook.ui.context import AppContext, Settings

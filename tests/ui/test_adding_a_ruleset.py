@@ -10,7 +10,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
-from uihelpers import StubPage, texts
+from tests.support.uihelpers import StubPage, texts
 
 import handbook
 from handbook.__main__ import main as cli

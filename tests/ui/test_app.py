@@ -11,28 +11,12 @@ import flet as ft
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from uihelpers import StubPage, find
+from tests.support.uihelpers import FakePrefs, StubPage, find
 
 from handbook import i18n
 from handbook.paths import ASSETS_DIR
 from handbook.ui.app import FONTS, HandbookApp, Preferences, create_app, install_spa_fallback, make_theme
 
-
-class FakePrefs:
-    """The SharedPreferences service's async get/set, kept in a dict."""
-
-    def __init__(self, data=None, fail=False):
-        self.data = dict(data or {})
-        self.fail = fail
-
-    async def get(self, key):
-        if self.fail:
-            raise TimeoutError("no client")
-        return self.data.get(key)
-
-    async def set(self, key, value):
-        self.data[key] = value
-        return True
 
 
 def start(library, *, route="/", width=412, prefs=None):
@@ -73,7 +57,7 @@ def test_settings_restored_and_saved(library):
         await asyncio.sleep(0.01)
 
     asyncio.run(choose())
-    assert prefs.data["rjh.ruleset"] == "wrc-2025" and prefs.data["rjh.theme"] == "light"
+    assert prefs.values["rjh.ruleset"] == "wrc-2025" and prefs.values["rjh.theme"] == "light"
 
 
 def test_bad_or_missing_prefs_fall_back_to_defaults(library):
@@ -192,7 +176,7 @@ def test_formatting_helpers():
 def test_rotating_keeps_what_was_typed(library):
     """A phone turned sideways crosses the desktop width: the screen is rebuilt with the rail,
     and the typed query and filters survive."""
-    from uihelpers import Event
+    from tests.support.uihelpers import Event
 
     app, page = start(library)
     box = find(page.views[0], ft.TextField, label="Search")[0]
@@ -258,8 +242,7 @@ def test_preparing_loads_what_the_first_screen_needs(tmp_path):
 
     script = """
 import sys
-sys.path.insert(0, sys.argv[1])
-from uihelpers import StubPage
+from tests.support.uihelpers import StubPage
 from handbook.core import load
 from handbook.ui import app
 state = lambda: ("flet.controls.theme" in sys.modules, "handbook.ui.views.search" in sys.modules,
@@ -274,8 +257,8 @@ view = build_view(AppContext(page=StubPage(), library=load.default_library()), "
 print(sorted(set(sys.modules) - imported), type(view).__name__)
 """
     env = {**os.environ, "HANDBOOK_DATA_DIR": str(tmp_path), "FLET_APP_STORAGE_DATA": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], capture_output=True,
-                         text=True, timeout=120, env=env)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env,
+                         cwd=Path(__file__).resolve().parents[2])  # `python -c` imports from its folder
     assert out.returncode == 0, out.stderr[-2000:]
     prepared, first_screen = out.stdout.splitlines()
     assert prepared.split() == ["(False,", "False,", "0)", "(True,", "True,", "1)"], out.stdout

@@ -4,7 +4,7 @@ driven through their event handlers (tests/e2e/test_tools.py drives them in Chro
 from __future__ import annotations
 
 import pytest
-from uihelpers import Event, texts, walk
+from tests.support.uihelpers import Event, texts, walk
 
 import handbook
 from handbook.ui.screens import build_view

@@ -12,7 +12,7 @@ import unicodedata
 
 import flet as ft
 import pytest
-from uihelpers import StubPage, find, texts
+from tests.support.uihelpers import StubPage, find, texts
 
 import handbook
 from handbook import i18n

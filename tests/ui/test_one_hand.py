@@ -9,7 +9,7 @@ import re
 
 import flet as ft
 import pytest
-from uihelpers import Event, StubPage, find, walk
+from tests.support.uihelpers import Event, StubPage, find, walk
 
 import handbook
 from handbook.core import rulings

@@ -25,7 +25,6 @@ ZONES = ("UTC", "Asia/Tokyo", "Europe/Copenhagen", "Australia/Sydney", "Asia/Kol
 
 _REPORT = """
 import json, sys, time
-sys.path.insert(0, sys.argv[1])
 from handbook.startup import local_time_zone
 ours = local_time_zone(time.time(), time.localtime)
 print(json.dumps({"ours": ours, "python": {"timezone": time.timezone, "altzone": time.altzone,
@@ -35,8 +34,7 @@ print(json.dumps({"ours": ours, "python": {"timezone": time.timezone, "altzone":
 
 def _in_zone(zone: str) -> dict:
     env = dict(os.environ, TZ=zone)
-    out = subprocess.run([sys.executable, "-c", _REPORT, str(startup.__file__).rsplit("/handbook/", 1)[0]],
-                         env=env, capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run([sys.executable, "-c", _REPORT], cwd=str(startup.__file__).rsplit("/handbook/", 1)[0], env=env, capture_output=True, text=True, timeout=60, check=True)
     return json.loads(out.stdout)
 
 

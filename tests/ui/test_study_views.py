@@ -9,7 +9,7 @@ import pytest
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
-from uihelpers import Event, find, texts, walk
+from tests.support.uihelpers import Event, find, texts, walk
 
 from handbook.storage import open_db
 from handbook.study import StudyStore

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import flet as ft
 import pytest
-from uihelpers import find, texts
+from tests.support.uihelpers import find, texts
 
 from handbook.ui import screens
 from handbook.ui.text import outcome_lines, ref_label

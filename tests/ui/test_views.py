@@ -11,7 +11,7 @@ import pytest
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
-from uihelpers import Event, StubPage, find, texts, walk
+from tests.support.uihelpers import Event, StubPage, find, texts, walk
 
 from handbook.ui import routes, screens
 from handbook.ui.context import AppContext

@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
-import sys
-from pathlib import Path
 from typing import Any
 
 from flet.controls.base_control import BaseControl
+
+from tests.support.uihelpers import FakePrefs, walk  # noqa: F401 - one tree walker and one FakePrefs for all view tests
 
 
 class Page:
@@ -36,10 +36,6 @@ class Page:
 
     def run_task(self, fn, *args, **kwargs):
         return asyncio.run(fn(*args, **kwargs))
-
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from uihelpers import walk  # noqa: E402  (one tree walker for all view tests)
 
 
 class Event:
@@ -120,18 +116,3 @@ def import_file(view: Any, picker: type[FakePicker], data: bytes, name: str) -> 
     fire(by_key(view, "import").on_click, None)
 
 
-class FakePrefs:
-    """The async API of ft.SharedPreferences over a dict (the browser build's storage)."""
-
-    def __init__(self, values=None):
-        self.values = dict(values or {})
-
-    async def get(self, key):
-        return self.values.get(key)
-
-    async def set(self, key, value):
-        self.values[key] = value
-        return True
-
-    async def remove(self, key):
-        return self.values.pop(key, None) is not None

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
 
-import flutter_web
-from flutter_web import SLOW
+from tests.support import flutter_web
+from tests.support.flutter_web import SLOW
 from playwright.sync_api import Locator, Page, expect
 
 CHROMIUM = "/usr/bin/chromium"

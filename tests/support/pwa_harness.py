@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT, RESERVED_PORTS, free_port
-from browser_driver import FlutterApp as App
-from flutter_web import FIRST_FRAME_EVENT_JS, SLOW
+from tests.support.browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT, RESERVED_PORTS, free_port
+from tests.support.browser_driver import FlutterApp as App
+from tests.support.flutter_web import FIRST_FRAME_EVENT_JS, SLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "pwa"

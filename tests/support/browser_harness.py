@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from browser_driver import (  # noqa: F401 - the names the benchmarks and tests import from here
+from tests.support.browser_driver import (  # noqa: F401 - the names the benchmarks and tests import from here
     CHROMIUM,
     CHROMIUM_FLAGS,
     FIRST_FRAME_TIMEOUT_S,
@@ -41,7 +41,7 @@ from browser_driver import (  # noqa: F401 - the names the benchmarks and tests 
     free_port,
     safe_name,
 )
-from flutter_web import SLOW
+from tests.support.flutter_web import SLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}

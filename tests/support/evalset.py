@@ -35,13 +35,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-EVAL_FILE = Path(__file__).with_name("search_eval.toml")
-UNSEEN_FILE = Path(__file__).with_name("search_eval_unseen.toml")
-FRESH_FILE = Path(__file__).with_name("search_eval_fresh.toml")
-SEALED_FILE = Path(__file__).with_name("search_eval_sealed.toml")
-FINAL_FILE = Path(__file__).with_name("search_eval_final.toml")
-LAST_FILE = Path(__file__).with_name("search_eval_last.toml")
-CHECK_FILE = Path(__file__).with_name("search_eval_check.toml")
+#: the evaluation sets live beside the search tests
+EVAL_DIR = Path(__file__).resolve().parents[1] / "core"
+EVAL_FILE = EVAL_DIR / "search_eval.toml"
+UNSEEN_FILE = EVAL_DIR / "search_eval_unseen.toml"
+FRESH_FILE = EVAL_DIR / "search_eval_fresh.toml"
+SEALED_FILE = EVAL_DIR / "search_eval_sealed.toml"
+FINAL_FILE = EVAL_DIR / "search_eval_final.toml"
+LAST_FILE = EVAL_DIR / "search_eval_last.toml"
+CHECK_FILE = EVAL_DIR / "search_eval_check.toml"
 #: the splits, in the order they were written
 SPLITS = ("dev", "heldout", "blind", "unseen", "fresh", "sealed", "final", "last", "check")
 

@@ -99,3 +99,29 @@ class Event:
     def __init__(self, control: Any, data: Any = None):
         self.control = control
         self.data = data
+
+
+class FakePrefs:
+    """The async API of ``ft.SharedPreferences`` (the browser build's storage) over a dict;
+    ``fail=True`` answers every call as a client that never replies would (a ``TimeoutError``)."""
+
+    def __init__(self, values=None, fail: bool = False):
+        self.values = dict(values or {})
+        self.fail = fail
+
+    def _check(self) -> None:
+        if self.fail:
+            raise TimeoutError("no client")
+
+    async def get(self, key):
+        self._check()
+        return self.values.get(key)
+
+    async def set(self, key, value):
+        self._check()
+        self.values[key] = value
+        return True
+
+    async def remove(self, key):
+        self._check()
+        return self.values.pop(key, None) is not None

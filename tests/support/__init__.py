@@ -1,0 +1,1 @@
+"""What the tests share: browser drivers, stub pages, evaluation sets, source parsers."""
