@@ -33,6 +33,7 @@ _BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
     "revealed": ("calculators", "build_revealed"),
     "strikes": ("calculators", "build_strikes"),
     "final": ("calculators", "build_final"),
+    "hand": ("hand", "build_hand"),
     "ledger": ("ledger", "build_ledger"),
     "player": ("ledger", "build_player"),
     "study": ("study", "build_study"),

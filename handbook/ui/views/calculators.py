@@ -170,6 +170,8 @@ def build_tools(ctx: AppContext) -> ft.View:
 
     _ = ctx._
     items = [
+        (_("Hand value"), _("Yaku, han, fu and who pays what, per ruleset"), "/tools/hand",
+         ft.Icons.CALCULATE_OUTLINED),
         (_("Chombo settlement"), _("Payments, points, Strike, what happens to the hand"),
          "/tools/chombo", ft.Icons.CANCEL_OUTLINED),
         (_("Revealed tiles"), _("Penalty by tile count, where the tiles came from"),

@@ -1,0 +1,598 @@
+"""The hand checker, ``/tools/hand``: a judge taps in a disputed hand and reads its value.
+
+One-handed at 412 px: the hand so far and the value stay at the top (the screen's header); below
+them the entry mode (hand, chi, pon, kan, concealed kan, dora, ura), the suit and the tile keys
+(drawn as tiles: the number over 萬 筒 索, the honours as 東 南 西 北 白 發 中; a red five where the
+ruleset has them), then how the hand was won and the conditions. Every key and button is at least
+48 px. The winning tile is the last tile added to the hand. The value is counted by
+:func:`handbook.hand_value` after every tap; the detailed result (payments per seat, yaku in the
+reader's language, fu, the ruleset options that decided it with their sources, and for a win
+without yaku the penalty rows of an empty call for a win) follows the inputs.
+
+Deep links: ``/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1
+&seat=W&discarder=S`` (``melds=pon 555z,chi 234m``, ``dora=1m``, ``ura=``, ``tsumo=1``,
+``round=S``, ``honba=2``, ``deposits=1``, the other conditions as ``ippatsu=1`` …).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import flet as ft
+
+import handbook
+from handbook.core.hand import MELD_KINDS, SEATS, parse_meld, parse_tiles, tiles_text
+from handbook.core.scoring_data import OPTIONS
+from handbook.core.yaku_names import fu_words
+from handbook.i18n import N_
+from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.errors import readable
+from handbook.ui.routes import penalty_route, section_route
+from handbook.ui.text import ref_label
+from handbook.ui.widgets import BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, named
+
+MODES = ("hand", "chi", "pon", "kan", "ankan", "dora", "ura")
+MODE_NAMES = {"hand": N_("Hand"), "chi": N_("Chi"), "pon": N_("Pon"), "kan": N_("Kan"),
+              "ankan": N_("Concealed kan"), "dora": N_("Dora"), "ura": N_("Ura dora")}
+SUIT_NAMES = {"m": N_("Characters"), "p": N_("Circles"), "s": N_("Bamboo"), "z": N_("Honours")}
+SUIT_GLYPHS = {"m": "萬", "p": "筒", "s": "索"}
+SUIT_COLOURS = {"m": "#B71C1C", "p": "#0D47A1", "s": "#1B5E20"}
+HONOURS = ("東", "南", "西", "北", "白", "發", "中")
+HONOUR_NAMES = (N_("East wind"), N_("South wind"), N_("West wind"), N_("North wind"), N_("White dragon"),
+                N_("Green dragon"), N_("Red dragon"))
+HONOUR_COLOURS = ("#212121",) * 4 + ("#546E7A", "#1B5E20", "#B71C1C")
+SEAT_NAMES = {"E": N_("East (dealer)"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+WIND_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+CONDITIONS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei")
+CONDITION_NAMES = {"riichi": N_("Riichi"), "double_riichi": N_("Double riichi"), "ippatsu": N_("Ippatsu"),
+                   "rinshan": N_("After a kan (rinshan)"), "chankan": N_("Robbing a kan (chankan)"),
+                   "haitei": N_("Last tile drawn (haitei)"), "houtei": N_("Last discard (houtei)")}
+LIMIT_NAMES = {"mangan": N_("Mangan"), "haneman": N_("Haneman"), "baiman": N_("Baiman"),
+               "sanbaiman": N_("Sanbaiman"), "yakuman": N_("Yakuman"), "double yakuman": N_("Double yakuman"),
+               "triple yakuman": N_("Triple yakuman")}
+OPTION_NAMES = {"red_fives": N_("Red fives"), "open_tanyao": N_("Open tanyao"),
+                "kiriage": N_("Rounding up to mangan (kiriage)"), "kazoe": N_("13 han or more (kazoe)"),
+                "double_yakuman": N_("Double yakuman"), "nagashi_mangan": N_("Nagashi Mangan"),
+                "kokushi_robs_concealed_kan": N_("Thirteen orphans robbing a concealed kan"),
+                "open_pinfu_fu": N_("Open hand without fu: 30 fu"),
+                "double_wind_pair_fu": N_("Fu for a double-wind pair"),
+                "two_yaku_counters": N_("Two yaku from this many counters")}
+VALUE_NAMES = {True: N_("Yes"), False: N_("No"), "yakuman": N_("Yakuman"), "sanbaiman": N_("Sanbaiman"),
+               "none": N_("None: every yakuman counts once"), "daisuushii": N_("Big four winds only"),
+               "all": N_("Yes")}
+assert set(OPTION_NAMES) == set(OPTIONS)
+
+#: the core's hand errors, said in the reader's language (pattern, sentence)
+HAND_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    (r"^hand: (?P<need>\d+) tiles needed with .*, (?P<given>\d+) given",
+     N_("{need} tiles needed with these melds, {given} given.")),
+    (r"^hand: not a complete hand — it is tenpai", N_("Not a complete hand: it is tenpai, one tile from a win.")),
+    (r"^hand: not a complete hand — (?P<n>\d+) tiles? from tenpai",
+     N_("Not a complete hand: {n} tile(s) from tenpai.")),
+    (r"^\w+: (?P<tile>\w+) is counted (?P<n>\d+) times across",
+     N_("{tile} is counted {n} times with the melds and indicators: there are 4 of each tile.")),
+    (r"one red five of each suit", N_("The set has one red five of each suit.")),
+    (r"^(double_)?riichi: not with an open meld", N_("Riichi needs a concealed hand: no chi, pon or open kan.")),
+    (r"^ippatsu: ", N_("Ippatsu needs riichi.")),
+    (r"^(rinshan|haitei): ", N_("This condition is a win by tsumo: choose Tsumo.")),
+    (r"^(chankan|houtei): ", N_("This condition is a win by ron: choose Ron.")),
+    (r"^discarder: ", N_("Choose who discarded the winning tile: another seat than the winner's.")),
+    (r"^melds: ", N_("That meld is not a chi, pon or kan.")),
+))
+
+
+def hand_error(error: BaseException | str, _: Callable[[str], str]) -> str:
+    """The sentence the screen shows for a ``ValueError`` of :func:`handbook.hand_value`."""
+    text = str(error)
+    for pattern, message in HAND_ERRORS:
+        m = pattern.search(text)
+        if m:
+            return _(message).format(**m.groupdict())
+    return readable(error, _)
+
+
+@dataclass
+class HandState:
+    """What the judge has entered (no flet): tiles as MPSZ codes (``"5m"``, ``"0p"``), melds as
+    ``"pon 555z"``, indicators, how the hand was won. The winning tile is the last of ``tiles``."""
+
+    ruleset: str
+    tiles: list[str] = field(default_factory=list)
+    melds: list[str] = field(default_factory=list)
+    dora: list[str] = field(default_factory=list)
+    ura: list[str] = field(default_factory=list)
+    tsumo: bool = False
+    seat: str = "E"
+    discarder: str = "S"
+    round_wind: str = "E"
+    conditions: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(CONDITIONS, False))
+    honba: int = 0
+    deposits: int = 0
+    history: list[str] = field(default_factory=list)   # "tiles" / "melds" / "dora" / "ura", in order
+
+    @classmethod
+    def from_query(cls, q: Mapping[str, str], ruleset: str) -> "HandState":
+        """The state a deep link gives; anything it cannot read is left out (never an error)."""
+        s = cls(ruleset)
+        s.tiles = _codes(q.get("hand", ""))
+        win = _codes(q.get("win", ""))
+        if win and win[0] in s.tiles:  # the winning tile goes last
+            s.tiles.remove(win[0])
+            s.tiles.append(win[0])
+        for text in re.split(r"[,;]", q.get("melds", "")):
+            try:
+                s.melds.append(_meld_text(parse_meld(text.replace("+", " "))))
+            except ValueError:
+                continue
+        s.dora, s.ura = _codes(q.get("dora", "")), _codes(q.get("ura", ""))
+        s.tsumo = q.get("tsumo") == "1"
+        for key, attr in (("seat", "seat"), ("discarder", "discarder"), ("round", "round_wind")):
+            if q.get(key) in SEATS:
+                setattr(s, attr, q[key])
+        for c in CONDITIONS:
+            s.conditions[c] = q.get(c) == "1"
+        for key in ("honba", "deposits"):
+            if q.get(key, "").isdigit():
+                setattr(s, key, min(int(q[key]), 99))
+        s.history = ["melds"] * len(s.melds) + ["dora"] * len(s.dora) + ["ura"] * len(s.ura) + ["tiles"] * len(s.tiles)
+        return s
+
+    def query(self) -> dict[str, str]:
+        """The deep link's query for this state (empty values left out)."""
+        q = {"ruleset": self.ruleset, "hand": tiles_text(parse_tiles("".join(self.tiles))), "win": self.tiles[-1] if self.tiles else "",
+             "melds": ",".join(self.melds), "dora": tiles_text(parse_tiles("".join(self.dora))),
+             "ura": tiles_text(parse_tiles("".join(self.ura))),
+             "tsumo": "1" if self.tsumo else "", "seat": self.seat,
+             "discarder": "" if self.tsumo else self.discarder, "round": self.round_wind,
+             "honba": str(self.honba) if self.honba else "", "deposits": str(self.deposits) if self.deposits else ""}
+        q.update({c: "1" for c, on in self.conditions.items() if on})
+        return {k: v for k, v in q.items() if v}
+
+    def route(self) -> str:
+        return "/tools/hand?" + urlencode(self.query())
+
+    @property
+    def needed(self) -> int:
+        return 14 - 3 * len(self.melds)
+
+    def add(self, mode: str, code: str) -> str | None:
+        """Add the tile ``code`` as ``mode`` says; returns an English sentence (gettext msgid)
+        when the tap cannot be used."""
+        if mode == "hand":
+            if len(self.tiles) >= self.needed:
+                return N_("The hand is complete: remove a tile first.")
+            self.tiles.append(code)
+            self.history.append("tiles")
+        elif mode in ("dora", "ura"):
+            getattr(self, mode).append(code)
+            self.history.append(mode)
+        else:
+            text = meld_from_key(mode, code)
+            if text is None:
+                return N_("A chi is three tiles in a run: tap its lowest tile, 1 to 7.")
+            if len(self.melds) >= 4:
+                return N_("Four melds at most.")
+            self.melds.append(text)
+            self.history.append("melds")
+        return None
+
+    def undo(self) -> None:
+        """Remove the last thing added (a tile, a meld or an indicator)."""
+        while self.history:
+            kind = self.history.pop()
+            items = getattr(self, kind)
+            if items:
+                items.pop()
+                return
+
+    def clear(self) -> None:
+        self.tiles, self.melds, self.dora, self.ura, self.history = [], [], [], [], []
+
+    def kwargs(self) -> dict:
+        """The keyword arguments of :func:`handbook.hand_value` for this state."""
+        return dict(win=self.tiles[-1], melds=tuple(self.melds), tsumo=self.tsumo,
+                    discarder=None if self.tsumo else self.discarder, seat=self.seat, round_wind=self.round_wind,
+                    dora=tuple(self.dora), ura=tuple(self.ura), honba=self.honba, deposits=self.deposits,
+                    **self.conditions)
+
+
+def _codes(text: str) -> list[str]:
+    try:
+        return [str(t) for t in parse_tiles(text.replace(" ", ""), "hand")]
+    except ValueError:
+        return []
+
+
+def _meld_text(m) -> str:
+    return f"{m.kind} {''.join(str(t)[0] for t in m.tiles)}{str(m.tiles[0])[1]}"
+
+
+def meld_from_key(mode: str, code: str) -> str | None:
+    """The meld a key makes in a meld mode: ``("pon", "5z")`` -> ``"pon 555z"``; a chi starts at
+    the key (``"3m"`` -> ``"chi 345m"``; ``None`` where no run starts there); a red five key gives
+    one red five among plain ones (``"pon 055p"``)."""
+    digit, suit = code[0], code[1]
+    n = 5 if digit == "0" else int(digit)
+    if mode == "chi":
+        if suit == "z" or n > 7:
+            return None
+        return f"chi {digit}{n + 1}{n + 2}{suit}"
+    count = 3 if mode == "pon" else 4
+    assert mode in MELD_KINDS
+    return f"{mode} {digit}{str(n) * (count - 1)}{suit}"
+
+
+def tile_name(code: str, _: Callable[[str], str]) -> str:
+    """A tile's accessible name: "5 Circles", "Red 5 Circles", "East wind"."""
+    digit, suit = code[0], code[1]
+    if suit == "z":
+        return _(HONOUR_NAMES[int(digit) - 1])
+    if digit == "0":
+        return _("Red 5 {suit}").format(suit=_(SUIT_NAMES[suit]))
+    return f"{digit} {_(SUIT_NAMES[suit])}"
+
+
+def tile_face(code: str, *, width: int, height: int) -> ft.Control:
+    """A tile drawn with text: the number over 萬/筒/索, an honour's character, a red five red
+    with a dot (told apart without colour too). Light like a real tile in either theme."""
+    digit, suit = code[0], code[1]
+    if suit == "z":
+        i = int(digit) - 1
+        inner: ft.Control = ft.Text(HONOURS[i], size=height * 0.5, weight=ft.FontWeight.W_700,
+                                    color=HONOUR_COLOURS[i], text_align=ft.TextAlign.CENTER)
+    else:
+        red = digit == "0"
+        colour = "#D50000" if red else "#212121"
+        inner = ft.Column([
+            ft.Text(("5•" if red else digit), size=height * 0.36, weight=ft.FontWeight.W_800, color=colour,
+                    text_align=ft.TextAlign.CENTER),
+            ft.Text(SUIT_GLYPHS[suit], size=height * 0.26, color="#D50000" if red else SUIT_COLOURS[suit],
+                    weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER),
+        ], spacing=0, tight=True, alignment=ft.MainAxisAlignment.CENTER,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+    return ft.Container(content=inner, width=width, height=height, bgcolor="#FFFBF2",
+                        border=ft.Border.all(1, "#9E9E9E"), border_radius=6, alignment=ft.Alignment.CENTER)
+
+
+def keys_for(suit: str, red: bool) -> list[str]:
+    """The keys of one suit in keyboard order (a red five after the 9 where the ruleset has them)."""
+    if suit == "z":
+        return [f"{i}z" for i in range(1, 8)]
+    return [f"{i}{suit}" for i in range(1, 10)] + ([f"0{suit}"] if red else [])
+
+
+# ------------------------------------------------------------------ the screen
+
+def build_hand(ctx: AppContext) -> ft.View:
+    """The hand checker (see the module docstring)."""
+    return _HandScreen(ctx).view()
+
+
+class _HandScreen:
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        ruleset = default_ruleset(ctx.library, ctx.ruleset, ctx.query.get("ruleset"))
+        self.state = HandState.from_query(ctx.query, ruleset)
+        self.mode = ctx.query.get("mode") if ctx.query.get("mode") in MODES else "hand"
+        self.suit = "m"
+        self.flash: str | None = None
+        self.shown = ft.Column(spacing=6, tight=True, key="hand-shown")
+        self.summary = ft.Column(spacing=2, tight=True, key="hand-summary")
+        self.detail = ft.Column(spacing=8, key="hand-result")
+        self.inputs = ft.Column(spacing=10)
+        self.draw()
+
+    def view(self) -> ft.View:
+        _ = self.ctx._
+        header = [ft.Container(ft.Column([self.shown, self.summary], spacing=4, tight=True),
+                               padding=ft.Padding.only(bottom=4))]
+        return self.ctx.view(route=self.ctx.route, title=_("Hand value"), header=header,
+                             controls=[self.inputs, self.detail])
+
+    @property
+    def red(self) -> bool:
+        profile = (getattr(self.ctx.library, "_scoring", None) or {}).get(self.state.ruleset)
+        return bool(profile and profile["red_fives"].value)
+
+    # -- drawing -----------------------------------------------------------------------------
+    def draw(self) -> None:
+        self.draw_inputs()
+        self.draw_result()
+
+    def draw_inputs(self) -> None:
+        _ = self.ctx._
+        s = self.state
+        ids = [r for r in self.ctx.library.rulesets if r in (getattr(self.ctx.library, "_scoring", None) or {})]
+        picker = named(ft.Dropdown(
+            label=_("Ruleset"), value=s.ruleset, expand=True, text_size=BODY_SIZE, key="ruleset",
+            options=[ft.DropdownOption(key=r, text=self.ctx.library.rulesets[r].short) for r in ids],
+            on_select=lambda e: self.set(ruleset=e.control.value)))
+        keys = keys_for(self.suit, self.red)
+        key_row = ft.ResponsiveRow([ft.Container(self.key(c), col={"xs": 12 / 5 if len(keys) > 7 else 3})
+                                    for c in keys], spacing=6, run_spacing=6, key="tile-keys")
+        self.inputs.controls = [
+            ft.Row([picker]),
+            self.choices("mode", [(m, _(MODE_NAMES[m])) for m in MODES], self.mode, self.pick_mode, per_row=4),
+            self.choices("suit", [(k, f"{SUIT_GLYPHS.get(k, '字')} {_(n)}") for k, n in SUIT_NAMES.items()],
+                         self.suit, self.pick_suit, per_row=4),
+            key_row,
+            ft.Row([self.button(_("Remove last"), self.undo, icon=ft.Icons.BACKSPACE_OUTLINED, key="undo"),
+                    self.button(_("Clear"), self.clear, icon=ft.Icons.DELETE_OUTLINE, key="clear")], spacing=8),
+            self.caption(_("Win")),
+            self.choices("win", [("ron", _("Ron")), ("tsumo", _("Tsumo"))], "tsumo" if s.tsumo else "ron",
+                         lambda v: self.set(tsumo=v == "tsumo"), per_row=2),
+            self.caption(_("Winner's seat")),
+            self.choices("seat", [(w, _(SEAT_NAMES[w])) for w in SEATS], s.seat, lambda v: self.set(seat=v)),
+        ]
+        if not s.tsumo:
+            self.inputs.controls += [
+                self.caption(_("Discarder")),
+                self.choices("discarder", [(w, _(SEAT_NAMES[w])) for w in SEATS if w != s.seat],
+                             s.discarder, lambda v: self.set(discarder=v), per_row=3)]
+        self.inputs.controls += [
+            self.caption(_("Round wind")),
+            self.choices("round", [(w, _(WIND_NAMES[w])) for w in SEATS], s.round_wind,
+                         lambda v: self.set(round_wind=v)),
+            self.caption(_("Conditions")),
+            ft.ResponsiveRow([ft.Container(self.toggle(c), col={"xs": 6}) for c in CONDITIONS],
+                             spacing=8, run_spacing=8),
+            self.stepper(_("Counters (honba)"), "honba"),
+            self.stepper(_("Riichi deposits"), "deposits"),
+        ]
+
+    def key(self, code: str) -> ft.Control:
+        name = tile_name(code, self.ctx._)
+        return ft.Semantics(label=name, button=True, container=True, content=ft.Container(
+            content=tile_face(code, width=44, height=58), height=64, alignment=ft.Alignment.CENTER,
+            on_click=lambda e, c=code: self.tap(c), ink=True, border_radius=8, key=f"key-{code}",
+            tooltip=name))
+
+    def choices(self, key: str, options, selected: str, on_pick, *, per_row: int = 4) -> ft.Control:
+        cells = []
+        for value, label in options:
+            chosen = value == selected
+            cls = ft.FilledButton if chosen else ft.OutlinedButton
+            cells.append(ft.Container(ft.Semantics(selected=chosen, content=cls(
+                content=ft.Text(label, size=SMALL_SIZE, text_align=ft.TextAlign.CENTER, max_lines=2),
+                height=TOUCH, key=f"{key}-{value}", on_click=lambda e, v=value: on_pick(v),
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4),
+                                     shape=ft.RoundedRectangleBorder(radius=10)))),
+                col={"xs": 12 // per_row}))
+        return ft.ResponsiveRow(cells, spacing=6, run_spacing=6, key=key)
+
+    def toggle(self, condition: str) -> ft.Control:
+        on = self.state.conditions[condition]
+        cls = ft.FilledTonalButton if on else ft.OutlinedButton
+        return ft.Semantics(toggled=on, content=cls(
+            content=ft.Text(self.ctx._(CONDITION_NAMES[condition]), size=SMALL_SIZE, max_lines=2,
+                            text_align=ft.TextAlign.CENTER),
+            icon=ft.Icons.CHECK if on else None, height=TOUCH, key=f"cond-{condition}",
+            on_click=lambda e: self.flip(condition)))
+
+    def stepper(self, label: str, attr: str) -> ft.Control:
+        _ = self.ctx._
+        value = getattr(self.state, attr)
+        return ft.Semantics(label=f"{label}: {value}", container=True, content=ft.Row([
+            ft.Text(label, size=BODY_SIZE, expand=True),
+            ft.IconButton(ft.Icons.REMOVE, tooltip=_("Fewer: {what}").format(what=label), width=TOUCH, height=TOUCH,
+                          on_click=lambda e: self.step(attr, -1), key=f"{attr}-minus"),
+            ft.Text(str(value), size=MEDIUM, weight=ft.FontWeight.W_700, width=36, text_align=ft.TextAlign.CENTER),
+            ft.IconButton(ft.Icons.ADD, tooltip=_("More: {what}").format(what=label), width=TOUCH, height=TOUCH,
+                          on_click=lambda e: self.step(attr, 1), key=f"{attr}-plus"),
+        ]))
+
+    def button(self, text: str, on_click, *, icon=None, key: str | None = None) -> ft.Control:
+        return ft.Container(ft.OutlinedButton(content=text, icon=icon, height=TOUCH, on_click=lambda e: on_click(),
+                                              key=key), expand=True)
+
+    @staticmethod
+    def caption(text: str) -> ft.Control:
+        return ft.Text(text, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT)
+
+    def draw_shown(self) -> None:
+        """The hand so far: tiles, melds, indicators, drawn small (not buttons)."""
+        _ = self.ctx._
+        s = self.state
+        rows: list[ft.Control] = []
+        small = [tile_face(c, width=24, height=32) for c in s.tiles]
+        if small:
+            small[-1] = ft.Container(small[-1], border=ft.Border.only(bottom=ft.BorderSide(3, ft.Colors.PRIMARY)),
+                                     padding=ft.Padding.only(bottom=2), tooltip=_("Winning tile"))
+        label = _("Hand: {n} of {need} tiles; the last is the winning tile").format(n=len(s.tiles), need=s.needed)
+        rows.append(ft.Semantics(label=label, container=True, content=ft.Row(
+            small or [ft.Text(_("Tap tiles to build the hand."), size=SMALL_SIZE,
+                              color=ft.Colors.ON_SURFACE_VARIANT)], spacing=1, wrap=True, run_spacing=2)))
+        extra: list[ft.Control] = []
+        for m in s.melds:
+            kind, tiles = m.split(" ")
+            faces = [tile_face(str(t), width=20, height=28) for t in parse_tiles(tiles, "melds")]
+            extra.append(ft.Row([ft.Text(_(MODE_NAMES[kind]), size=12), *faces], spacing=1, tight=True))
+        for attr in ("dora", "ura"):
+            if getattr(s, attr):
+                faces = [tile_face(c, width=20, height=28) for c in getattr(s, attr)]
+                extra.append(ft.Row([ft.Text(_(MODE_NAMES[attr]), size=12), *faces], spacing=1, tight=True))
+        if extra:
+            rows.append(ft.Row(extra, spacing=10, wrap=True, run_spacing=4))
+        self.shown.controls = rows
+
+    def draw_result(self) -> None:
+        _ = self.ctx._
+        self.draw_shown()
+        s = self.state
+        self.detail.controls = []
+        if self.flash:
+            self.summary.controls = [error_box(_(self.flash))]
+            return
+        if len(s.tiles) < s.needed:
+            self.summary.controls = [ft.Text(
+                _("{need} tiles needed with these melds, {given} given.").format(need=s.needed, given=len(s.tiles)),
+                size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, key="hand-status")]
+            return
+        try:
+            v = handbook.hand_value(s.ruleset, "".join(s.tiles), library=self.ctx.library, **s.kwargs())
+        except ValueError as exc:
+            self.summary.controls = [error_box(hand_error(exc, _))]
+            return
+        self.summary.controls = [self.headline(v)]
+        self.detail.controls = [_result_card(self.ctx, v, s)]
+
+    def headline(self, v: handbook.HandValue) -> ft.Control:
+        _ = self.ctx._
+        if v.no_yaku:
+            return ft.Semantics(label=_("No yaku: nothing is paid"), container=True, key="value", content=ft.Text(
+                _("No yaku: nothing is paid"), size=MEDIUM, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
+        return ft.Semantics(label=f"{_('Value')}: {v.points} ({value_line(v, _)})", container=True, key="value",
+                            content=ft.Row([ft.Text(v.points, size=BIG, weight=ft.FontWeight.W_800),
+                                            ft.Text(value_line(v, _), size=BODY_SIZE, expand=True,
+                                                    color=ft.Colors.ON_SURFACE_VARIANT)],
+                                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+    # -- events ------------------------------------------------------------------------------
+    def changed(self) -> None:
+        self.ctx.remember(**{k: None for k in ("hand", "win", "melds", "dora", "ura", "tsumo", "discarder",
+                                               "honba", "deposits", *CONDITIONS)})
+        self.ctx.remember(**self.state.query(), mode=self.mode)
+        self.draw()
+        self.ctx.page.update()
+
+    def tap(self, code: str) -> None:
+        self.flash = self.state.add(self.mode, code)
+        self.changed()
+
+    def undo(self) -> None:
+        self.flash = None
+        self.state.undo()
+        self.changed()
+
+    def clear(self) -> None:
+        self.flash = None
+        self.state.clear()
+        self.changed()
+
+    def pick_mode(self, mode: str) -> None:
+        self.mode, self.flash = mode, None
+        self.changed()
+
+    def pick_suit(self, suit: str) -> None:
+        self.suit = suit
+        self.changed()
+
+    def set(self, **values) -> None:
+        self.flash = None
+        for k, v in values.items():
+            setattr(self.state, k, v)
+        s = self.state
+        if s.discarder == s.seat:
+            s.discarder = next(w for w in SEATS if w != s.seat)
+        if not self.red:
+            s.tiles = [("5" + c[1]) if c[0] == "0" else c for c in s.tiles]
+        self.changed()
+
+    def flip(self, condition: str) -> None:
+        self.flash = None
+        self.state.conditions[condition] = not self.state.conditions[condition]
+        self.changed()
+
+    def step(self, attr: str, delta: int) -> None:
+        setattr(self.state, attr, max(0, min(99, getattr(self.state, attr) + delta)))
+        self.changed()
+
+
+def value_line(v: handbook.HandValue, _: Callable[[str], str]) -> str:
+    """"3 han 30 fu", "Mangan · 5 han", "Yakuman"."""
+    limit = _(LIMIT_NAMES[v.limit]) if v.limit in LIMIT_NAMES else None
+    if v.limit and "yakuman" in v.limit and v.fu == 0 and v.han % 13 == 0:
+        return limit or v.limit
+    count = _("{han} han {fu} fu").format(han=v.han, fu=v.fu) if v.fu else _("{han} han").format(han=v.han)
+    return f"{limit} · {count}" if limit else count
+
+
+def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Control:
+    _ = ctx._
+    ja = ctx.locale.startswith("ja")
+    rows: list[ft.Control] = []
+    if v.no_yaku:
+        rs = ctx.library.rulesets[s.ruleset]
+        rows.append(ft.Text(_("A win declared without a valid hand is an empty call for a win:"), size=BODY_SIZE,
+                            weight=ft.FontWeight.W_600))
+        for r in v.foul_rows:
+            rows.append(ft.Semantics(label=f"{r.foul}: {r.penalty}", button=True, container=True, content=ft.ListTile(
+                title=ft.Text(r.foul, size=BODY_SIZE), subtitle=ft.Text(r.penalty, size=MEDIUM, weight=ft.FontWeight.W_700),
+                trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT), min_height=TOUCH, key=f"foul-row-{v.foul_rows.index(r)}",
+                on_click=lambda e, f=r.id: ctx.navigate(penalty_route(rs.id, f)))))
+        if not v.foul_rows:
+            rows.append(ft.Text(_("This ruleset's penalty table has no row for it."), size=BODY_SIZE))
+    else:
+        rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for seat in SEATS:
+            amount = v.payments[seat]
+            who = _(SEAT_NAMES[seat]) + (" — " + _("winner") if seat == s.seat else "")
+            text = f"{amount:+,}".replace("-", "\u2212") if amount else "0"
+            rows.append(ft.Semantics(label=f"{who}: {text}", container=True, content=ft.Row([
+                ft.Text(who, size=BODY_SIZE, expand=True),
+                ft.Text(text, size=MEDIUM + 2, weight=ft.FontWeight.W_700)])))
+    if v.yaku:
+        rows.append(ft.Text(_("Yaku"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for y in v.yaku:
+            line = ft.Row([ft.Text(y.name_ja if ja else y.name, size=BODY_SIZE, expand=True),
+                           ft.Text(_("{han} han").format(han=y.han), size=BODY_SIZE, weight=ft.FontWeight.W_600)])
+            rows.append(ft.Semantics(label=f"{y.name_ja if ja else y.name}: {y.han}", container=True,
+                                     content=ft.Column([line, *_source(ctx, y.option)], spacing=0, tight=True)))
+    if v.fu_details:
+        rows.append(ft.Text(_("Fu"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for (f, words), reason in zip(v.fu_details, v.fu_reasons or [""] * len(v.fu_details), strict=False):
+            shown = fu_words(f, reason, japanese=True) if ja and reason else words
+            rows.append(ft.Row([ft.Text(shown, size=BODY_SIZE, expand=True),
+                                ft.Text(f"{f}", size=BODY_SIZE, weight=ft.FontWeight.W_600)]))
+    if v.options:
+        rows.append(ft.Text(_("Ruleset options that decided it"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        for o in v.options:
+            rows.append(ft.Column([ft.Text(_(OPTION_NAMES[o.id]) + ": " + _option_value(o, _), size=BODY_SIZE,
+                                           weight=ft.FontWeight.W_600), *_source(ctx, o)], spacing=0, tight=True))
+    if v.notes:
+        rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
+        rows += [ft.Text("• " + n, size=SMALL_SIZE) for n in v.notes]
+    rows.append(_all_options(ctx, s.ruleset))
+    return ft.Container(content=ft.Column(rows, spacing=8, tight=True), padding=16, border_radius=16,
+                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key="result")
+
+
+def _option_value(o, _: Callable[[str], str]) -> str:
+    if o.id == "double_wind_pair_fu":
+        return _("{n} fu").format(n=o.value)
+    if o.id == "two_yaku_counters":
+        return str(o.value) if o.value else _("Never")
+    return _(VALUE_NAMES.get(o.value, str(o.value)))
+
+
+def _source(ctx: AppContext, option) -> list[ft.Control]:
+    """An option's source: a link to the section where the ruleset says it, else its words."""
+    if option is None:
+        return []
+    _ = ctx._
+    if option.ref:
+        rs_id, ref = option.ref
+        label = _("Rule: {where}").format(where=f"{ctx.short(rs_id)} {ref_label(ref)}")
+        return [ft.TextButton(content=label, icon=ft.Icons.MENU_BOOK_OUTLINED, height=TOUCH,
+                              on_click=lambda e: ctx.navigate(section_route(rs_id, ref)))]
+    kind = _("Handbook's assumption") if option.basis == "assumption" else _("Public source")
+    return [ft.Text(f"{kind}: {option.cite}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+
+
+def _all_options(ctx: AppContext, ruleset: str) -> ft.Control:
+    _ = ctx._
+    profile = (getattr(ctx.library, "_scoring", None) or {}).get(ruleset)
+    if profile is None:
+        return ft.Container()
+    items = [ft.Column([ft.Text(_(OPTION_NAMES[k]) + ": " + _option_value(o, _), size=BODY_SIZE,
+                                weight=ft.FontWeight.W_600), *_source(ctx, o)], spacing=0, tight=True)
+             for k, o in profile.options.items()]
+    return ft.ExpansionTile(title=ft.Text(_("Scoring options of {ruleset}").format(ruleset=ctx.short(ruleset)),
+                                          size=BODY_SIZE), controls=items, key="all-options",
+                            controls_padding=ft.Padding.only(left=8, bottom=8))
+
+
+__all__ = ["HandState", "build_hand", "hand_error", "keys_for", "meld_from_key", "tile_name", "value_line"]
