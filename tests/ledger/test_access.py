@@ -201,6 +201,22 @@ def test_repeated_wrong_answers_are_locked_out_on_screen(ctx, app_ledger, gated)
     assert ctx.judge is True
 
 
+def test_the_server_wide_cap_on_screen_and_the_peer_it_counts(ctx, app_ledger, gated):
+    ctx.peer = "10.3.0.1"
+    ctx.page.client_ip = "10.3.0.99"  # what the browser says is never counted
+    v = build_view(ctx, "/ledger")
+    _try(v, "guess-guess")
+    gate = access.current()
+    assert gate.check(PASS, "10.3.0.99").ok  # that address has no failures
+    _fill_the_global_window(gate)
+    _try(v, PASS)
+    assert ctx.judge is False
+    assert "Too many wrong attempts on this server just now. Try again in 60 s." in visible_texts(v)
+    gated.t += access.GLOBAL_WINDOW_S
+    _try(v, PASS)
+    assert ctx.judge is True
+
+
 def test_without_a_gate_nothing_changes(ctx, app_ledger):
     access.configure(None)
     app_ledger.add("Open Olly", "2026-04-01", "azrm", "Noten Riichi")
