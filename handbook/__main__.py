@@ -4,8 +4,9 @@ Prints every problem as ``CODE file [entry]: message`` and exits 1, or a one-lin
 exits 0. With the source documents (``--sources DIR`` or the environment variable
 ``HANDBOOK_SOURCES``) it also checks that every glossary definition marked as the source's words
 is found word for word in that source (HB044); without them that check is skipped and says so.
-``python -m handbook serve [--host H] [--port P] [--passphrase TEXT]`` runs the app (what
-``make run`` calls); see :mod:`handbook.access` for when the ledger asks for the passphrase.
+``python -m handbook serve [--host H] [--port P] [--passphrase TEXT] [--trusted-proxy ADDR]`` runs
+the app (what ``make run`` calls); see :mod:`handbook.access` for when the ledger and study data
+ask for the passphrase and how wrong answers are counted.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="the judge passphrase the ledger asks for (8+ characters; default: "
                             "$HANDBOOK_PASSPHRASE, or one generated and printed when HOST is not "
                             "127.0.0.1; none on 127.0.0.1)")
+    serve.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDR",
+                       help="a reverse proxy (IP address or network) whose X-Forwarded-For "
+                            "names the client; repeat for several (default: none -- wrong "
+                            "passphrases are counted per address as the server saw it)")
     args = parser.parse_args(argv)
 
     if args.command == "check":
@@ -69,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     from handbook.ui.app import serve as run_server
 
     try:
-        run_server(host=args.host, port=args.port, passphrase=args.passphrase)
+        run_server(host=args.host, port=args.port, passphrase=args.passphrase,
+                   trusted_proxy=args.trusted_proxy)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

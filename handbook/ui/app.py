@@ -498,20 +498,27 @@ def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None) -> An
                                      assets_dir=str(ASSETS_DIR), no_cdn=True))
 
 
-def run_asgi(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> None:
-    """Run ``app`` with uvicorn at ``host:port`` until interrupted, as Flet's ``ft.run`` would
+def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> Any:
+    """uvicorn's configuration for serving ``app`` at ``host:port`` as Flet's ``ft.run`` would
     (the same websocket implementation and log level), except for one setting: uvicorn believes
     ``X-Forwarded-For`` only from the ``trusted`` proxies — by default from none (uvicorn's own
-    default trusts it from 127.0.0.1, so a local client could name any address)."""
+    default trusts it from 127.0.0.1, so a client on the server's machine could name any
+    address)."""
     import uvicorn
 
     flet_level = logging.getLogger("flet").getEffectiveLevel()
     if flet_level in (logging.CRITICAL, logging.NOTSET):
         flet_level = logging.CRITICAL
-    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
-                            log_level=logging.getLevelName(flet_level).lower(),
-                            proxy_headers=bool(trusted), forwarded_allow_ips=list(trusted))
-    uvicorn.Server(config).run()
+    return uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
+                          log_level=logging.getLevelName(flet_level).lower(),
+                          proxy_headers=bool(trusted), forwarded_allow_ips=list(trusted))
+
+
+def run_asgi(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> None:
+    """Serve ``app`` (:func:`server_config`) until interrupted."""
+    import uvicorn
+
+    uvicorn.Server(server_config(app, host, port, trusted)).run()
 
 
 __all__ = ["HandbookApp", "Preferences", "platform_language", "create_app", "main", "make_theme", "serve", "WIDE"]

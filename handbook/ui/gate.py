@@ -71,13 +71,15 @@ def lock_action(ctx: AppContext) -> list[ft.Control]:
 
 
 def passphrase_controls(ctx: AppContext, button: str | None = None,
-                        on_open: Callable[[], None] | None = None) -> list[ft.Control]:
+                        on_open: Callable[[], None] | None = None, *,
+                        autofocus: bool = True) -> list[ft.Control]:
     """The passphrase box, its message and the button (``button``: its label, default "Open the
     ledger"); on the right answer the session is judged and ``on_open`` runs (default: the
-    current screen is rebuilt)."""
+    current screen is rebuilt). ``autofocus=False`` where the screen is for something else too
+    (the phone's keyboard stays down)."""
     _ = ctx._
     box = ft.TextField(label=_("Judge passphrase"), password=True, can_reveal_password=True,
-                       autofocus=True, text_size=BODY, key="passphrase")
+                       autofocus=autofocus, text_size=BODY, key="passphrase")
     message = ft.Text("", size=SMALL, color=ft.Colors.ERROR, key="passphrase-error")
 
     def opened() -> None:

@@ -75,6 +75,67 @@ def test_failed_attempts_lock_the_client_out_with_growing_waits():
     assert gate.check("nope", "10.0.0.9").verdict is Verdict.WRONG  # the count starts again
 
 
+def _fill_the_global_window(gate, first=1):
+    """GLOBAL_FAILURES_PER_MINUTE wrong answers, from that many addresses (each under its own
+    lockout threshold): what an attacker with many addresses does."""
+    n = access.GLOBAL_FAILURES_PER_MINUTE
+    for i in range(first, first + n):
+        assert gate.check("guess-guess", f"10.1.{i // 250}.{i % 250 + 1}").verdict is Verdict.WRONG
+    return n
+
+
+def test_the_global_cap_holds_whatever_the_address():
+    clock = Clock()
+    gate = Gate("right-passphrase", clock=clock)
+    _fill_the_global_window(gate)
+    # an address that already failed once may not guess on: not compared, not counted
+    answer = gate.check("right-passphrase", "10.1.0.2")
+    assert answer.verdict is Verdict.BUSY and answer.wait_s == access.GLOBAL_WINDOW_S
+    # a fresh address is compared once; its wrong answer then holds it too
+    assert gate.check("guess-again", "10.2.0.1").verdict is Verdict.WRONG
+    assert gate.check("guess-again", "10.2.0.1").verdict is Verdict.BUSY
+    # the window moves on: a minute later the addresses may try again
+    clock.t += access.GLOBAL_WINDOW_S
+    assert gate.check("right-passphrase", "10.1.0.2").ok
+
+
+def test_the_global_cap_never_locks_out_a_judge_on_another_address():
+    clock = Clock()
+    gate = Gate("right-passphrase", clock=clock)
+    assert gate.check("right-passphrase", "192.168.1.20").ok  # the judge's phone, earlier
+    _fill_the_global_window(gate)
+    # a judge on an address with no wrong answers gets in at once
+    assert gate.check("right-passphrase", "192.168.1.30").ok
+    # one who unlocked before gets in even after a typo of their own
+    assert gate.check("typo-typo", "192.168.1.20").verdict is Verdict.WRONG
+    assert gate.check("right-passphrase", "192.168.1.20").ok
+
+
+def test_ipv6_addresses_of_one_64_network_are_one_for_the_global_cap():
+    gate = Gate("right-passphrase", clock=Clock())
+    assert gate.check("guess-guess", "2001:db8:1:2::1").verdict is Verdict.WRONG
+    _fill_the_global_window(gate, first=2)
+    # a device takes any address of its /64: a new one is not a fresh client
+    assert gate.check("guess-guess", "2001:db8:1:2::99").verdict is Verdict.BUSY
+    assert gate.check("guess-guess", "2001:db8:1:3::1").verdict is Verdict.WRONG
+
+
+def test_ipv4_mapped_addresses_count_as_their_ipv4_address():
+    gate = Gate("right-passphrase", clock=Clock())
+    for _ in range(access.FREE_FAILURES):
+        gate.check("guess-guess", "::ffff:10.0.0.5")
+    assert gate.check("right-passphrase", "10.0.0.5").verdict is Verdict.LOCKED
+
+
+def test_trusted_proxies_are_addresses_or_networks_only():
+    assert access.trusted_proxies(None) == ()
+    assert access.trusted_proxies("127.0.0.1, 10.0.0.0/8") == ("127.0.0.1", "10.0.0.0/8")
+    assert access.trusted_proxies(["::1"]) == ("::1",)
+    for bad in ("*", "proxy.local"):
+        with pytest.raises(ValueError, match="trusted proxy: .* is not an IP address or network"):
+            access.trusted_proxies(bad)
+
+
 def test_generated_passphrases_are_easy_to_type():
     p = access.generate()
     assert len(p) == 14 and all(c in access.ALPHABET + "-" for c in p)
@@ -140,6 +201,22 @@ def test_repeated_wrong_answers_are_locked_out_on_screen(ctx, app_ledger, gated)
     assert ctx.judge is True
 
 
+def test_the_server_wide_cap_on_screen_and_the_peer_it_counts(ctx, app_ledger, gated):
+    ctx.peer = "10.3.0.1"
+    ctx.page.client_ip = "10.3.0.99"  # what the browser says is never counted
+    v = build_view(ctx, "/ledger")
+    _try(v, "guess-guess")
+    gate = access.current()
+    assert gate.check(PASS, "10.3.0.99").ok  # that address has no failures
+    _fill_the_global_window(gate)
+    _try(v, PASS)
+    assert ctx.judge is False
+    assert "Too many wrong attempts on this server just now. Try again in 60 s." in visible_texts(v)
+    gated.t += access.GLOBAL_WINDOW_S
+    _try(v, PASS)
+    assert ctx.judge is True
+
+
 def test_without_a_gate_nothing_changes(ctx, app_ledger):
     access.configure(None)
     app_ledger.add("Open Olly", "2026-04-01", "azrm", "Noten Riichi")
@@ -182,5 +259,7 @@ def test_cli_refuses_a_short_passphrase(monkeypatch, capsys):
         assert "passphrase: must be 8 to 200 characters" in capsys.readouterr().err
         assert main(["serve", "--passphrase", "long-enough-one"]) == 0
         assert access.current().check("long-enough-one").ok
+        assert main(["serve", "--trusted-proxy", "*"]) == 2
+        assert "trusted proxy: '*' is not an IP address" in capsys.readouterr().err
     finally:
         access.configure(None)

@@ -500,7 +500,7 @@ class _StrikesScreen:
                                   "passphrase to open it."),
                                 size=BODY_SIZE, expand=True, key="ledger-locked")],
                        vertical_alignment=ft.CrossAxisAlignment.START),
-                *passphrase_controls(self.ctx)]
+                *passphrase_controls(self.ctx, autofocus=False)]
 
     def player_picker(self) -> list[ft.Control]:
         """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger)."""
