@@ -479,82 +479,97 @@ class StudyStore:
         Everything is checked first and then stored in one write (one transaction), so the cost
         grows with the size of the file, not with its square; the app calls it in a worker
         thread (:func:`handbook.storage.off_loop`)."""
-        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
-        if size > MAX_IMPORT_BYTES:
-            raise StudyImportError(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
-                                   f"({size:,} bytes)")
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise StudyImportError(f"the file is not UTF-8 text (byte {exc.start})") from None
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise StudyImportError(f"the file is not JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise StudyImportError(f"the file is not a study-progress export (format {EXPORT_FORMAT!r})")
-        if data.get("version") != EXPORT_VERSION:
-            raise StudyImportError(f"version {data.get('version')!r} is not one this app reads "
-                                   f"(it reads {EXPORT_VERSION})")
-        progress_in, marks_in = data.get("progress") or [], data.get("bookmarks") or []
-        if not isinstance(progress_in, list) or not isinstance(marks_in, list):
-            raise StudyImportError("'progress' and 'bookmarks' must be lists")
         result = ImportResult()
-        incoming: list[Progress] = []
-        for i, doc in enumerate(progress_in):
-            try:
-                incoming.append(Progress.from_doc(doc))
-            except ValueError as exc:
-                result.skipped.append(f"progress {i + 1}: {exc}")
-        marks: list[Entry] = []
-        for i, doc in enumerate(marks_in):
-            try:
-                marks.append(Entry.from_doc(doc))
-            except ValueError as exc:
-                result.skipped.append(f"bookmark {i + 1}: {exc}")
+        incoming, marks = _read_export(text, result)
         with transaction(self.db) as db:
             stored = db.storage.read() or {}
-            progress = stored.setdefault("progress", {})
-            bookmarks = stored.setdefault("bookmarks", {})
-            ids_of: dict[str, list[str]] = {}  # card id -> its documents' ids
-            mine: dict[str, Progress] = {}
-            for doc_id, doc in progress.items():
-                card = doc.get("card") if isinstance(doc, dict) else None
-                if isinstance(card, str):
-                    ids_of.setdefault(card, []).append(doc_id)
-                    try:
-                        mine[card] = Progress.from_doc(dict(doc))
-                    except ValueError:
-                        pass
-            next_id = max((int(k) for k in progress), default=0) + 1
-            for p in incoming:
-                ours = mine.get(p.card)
-                if ours is None:
-                    result.added += 1
-                elif _last(p) > _last(ours):
-                    result.updated += 1
-                    for doc_id in ids_of.pop(p.card, []):
-                        progress.pop(doc_id, None)
-                else:
-                    result.kept += 1
-                    continue
-                progress[str(next_id)] = p.to_doc()
-                ids_of.setdefault(p.card, []).append(str(next_id))
-                next_id += 1
-                mine[p.card] = p
-            have = {(d.get("kind"), d.get("ruleset"), d.get("ref"))
-                    for d in bookmarks.values() if isinstance(d, dict)}
-            next_mark = max((int(k) for k in bookmarks), default=0) + 1
-            for e in marks:
-                if e.key not in have:
-                    bookmarks[str(next_mark)] = e.to_doc()
-                    next_mark += 1
-                    have.add(e.key)
-                    result.bookmarks += 1
+            _merge_progress(stored.setdefault("progress", {}), incoming, result)
+            _merge_bookmarks(stored.setdefault("bookmarks", {}), marks, result)
             if result.added or result.updated or result.bookmarks:
                 db.storage.write(stored)  # one write
         return result
+
+
+def _read_export(text: str | bytes, result: ImportResult) -> tuple[list[Progress], list[Entry]]:
+    """The progress records and bookmarks of a study export (unreadable ones named in
+    ``result.skipped``); :class:`StudyImportError` when it is not one."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_IMPORT_BYTES:
+        raise StudyImportError(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
+                               f"({size:,} bytes)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise StudyImportError(f"the file is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise StudyImportError(f"the file is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise StudyImportError(f"the file is not a study-progress export (format {EXPORT_FORMAT!r})")
+    if data.get("version") != EXPORT_VERSION:
+        raise StudyImportError(f"version {data.get('version')!r} is not one this app reads "
+                               f"(it reads {EXPORT_VERSION})")
+    progress_in, marks_in = data.get("progress") or [], data.get("bookmarks") or []
+    if not isinstance(progress_in, list) or not isinstance(marks_in, list):
+        raise StudyImportError("'progress' and 'bookmarks' must be lists")
+    incoming: list[Progress] = []
+    for i, doc in enumerate(progress_in):
+        try:
+            incoming.append(Progress.from_doc(doc))
+        except ValueError as exc:
+            result.skipped.append(f"progress {i + 1}: {exc}")
+    marks: list[Entry] = []
+    for i, doc in enumerate(marks_in):
+        try:
+            marks.append(Entry.from_doc(doc))
+        except ValueError as exc:
+            result.skipped.append(f"bookmark {i + 1}: {exc}")
+    return incoming, marks
+
+
+def _merge_progress(progress: dict[str, Any], incoming: list[Progress], result: ImportResult) -> None:
+    """``incoming`` merged into the stored ``progress`` table (document id -> document): for a
+    card in both, the record answered last wins."""
+    ids_of: dict[str, list[str]] = {}  # card id -> its documents' ids
+    mine: dict[str, Progress] = {}
+    for doc_id, doc in progress.items():
+        card = doc.get("card") if isinstance(doc, dict) else None
+        if isinstance(card, str):
+            ids_of.setdefault(card, []).append(doc_id)
+            try:
+                mine[card] = Progress.from_doc(dict(doc))
+            except ValueError:
+                pass
+    next_id = max((int(k) for k in progress), default=0) + 1
+    for p in incoming:
+        ours = mine.get(p.card)
+        if ours is None:
+            result.added += 1
+        elif _last(p) > _last(ours):
+            result.updated += 1
+            for doc_id in ids_of.pop(p.card, []):
+                progress.pop(doc_id, None)
+        else:
+            result.kept += 1
+            continue
+        progress[str(next_id)] = p.to_doc()
+        ids_of.setdefault(p.card, []).append(str(next_id))
+        next_id += 1
+        mine[p.card] = p
+
+
+def _merge_bookmarks(bookmarks: dict[str, Any], marks: list[Entry], result: ImportResult) -> None:
+    """``marks`` added to the stored ``bookmarks`` table, each entry once."""
+    have = {(d.get("kind"), d.get("ruleset"), d.get("ref")) for d in bookmarks.values() if isinstance(d, dict)}
+    next_id = max((int(k) for k in bookmarks), default=0) + 1
+    for e in marks:
+        if e.key not in have:
+            bookmarks[str(next_id)] = e.to_doc()
+            next_id += 1
+            have.add(e.key)
+            result.bookmarks += 1
 
 
 def _last(p: Progress) -> datetime.datetime:
