@@ -169,3 +169,19 @@ def test_no_fastapi_docs_are_served(tmp_path):
             r = client.get(path)
             body = r.text.lower()
             assert "swagger" not in body and "redoc" not in body and '"openapi"' not in body, path
+
+
+def test_the_rive_script_is_answered_at_the_apps_origin(monkeypatch, tmp_path):
+    """Every page load asked for rive_native.js under a folder that was not served: a 404 in the
+    server's log each time. It is answered now, with a runtime that never finishes loading."""
+    from handbook.ui import webclient
+
+    monkeypatch.setenv("HANDBOOK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(webclient, "_patched", {})
+    targets = webclient._rewritten_client()
+    for script in webclient.RIVE_SCRIPTS:
+        stub = targets[webclient.RIVE_LOCAL + script].read_text(encoding="utf-8")
+        assert "window.RiveNative" in stub and "new Promise(function () {})" in stub
+    monkeypatch.setattr(webclient, "_patched", {})
+    again = webclient._rewritten_client()  # the copies kept in the cache serve the next start
+    assert (webclient.RIVE_LOCAL + webclient.RIVE_SCRIPTS[0]) in again
