@@ -501,6 +501,13 @@ class Ledger:
             self._snap = snap
         return snap
 
+    def ready(self) -> bool:
+        """Whether :meth:`records` and :meth:`players` would answer from records already parsed
+        (nobody wrote since the last read): a screen may then call them on the event loop; if
+        not, it reads them in a worker thread first (a large ledger takes seconds to parse)."""
+        version = data_version(self.db)
+        return version is not None and self._snap is not None and self._snap.version == version
+
     def _all(self) -> list[tuple[int, Record]]:
         return self._snapshot().pairs
 
@@ -760,6 +767,7 @@ class Ledger:
                 raise LedgerImportError(problems[:MAX_PROBLEMS])
             if new:
                 self._table.insert_multiple([r.to_json() for r in new])  # one write
+                self._snapshot()  # parsed here, in the importing thread, not by the next screen
         return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
 
     def _checked(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool

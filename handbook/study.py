@@ -53,6 +53,9 @@ LEARN_AHEAD = datetime.timedelta(minutes=20)
 RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good,
                               "easy": Rating.Easy}
 ENTRY_KINDS = ("rule", "penalty", "term")
+#: the largest study file an import reads (bytes; an export of every card of every deck is a
+#: few hundred kB). Larger files are refused before they are parsed.
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
 _ISO = {"type": "string", "minLength": 10, "maxLength": 40}
 _PROGRESS_SCHEMA = {
@@ -471,57 +474,102 @@ class StudyStore:
         """Merge an export into this store: for a card in both, the record answered last wins;
         bookmarks are added. A record that cannot be read is skipped and named in
         ``ImportResult.skipped``. Raises :class:`StudyImportError` (nothing imported) when the
-        text is not JSON or not a study export."""
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise StudyImportError(f"the file is not UTF-8 text (byte {exc.start})") from None
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise StudyImportError(f"the file is not JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise StudyImportError(f"the file is not a study-progress export (format {EXPORT_FORMAT!r})")
-        if data.get("version") != EXPORT_VERSION:
-            raise StudyImportError(f"version {data.get('version')!r} is not one this app reads "
-                                   f"(it reads {EXPORT_VERSION})")
+        text is larger than :data:`MAX_IMPORT_BYTES`, not JSON or not a study export.
+
+        Everything is checked first and then stored in one write (one transaction), so the cost
+        grows with the size of the file, not with its square; the app calls it in a worker
+        thread (:func:`handbook.storage.off_loop`)."""
         result = ImportResult()
-        incoming: list[Progress] = []
-        for i, doc in enumerate(data.get("progress") or []):
-            try:
-                incoming.append(Progress.from_doc(doc))
-            except ValueError as exc:
-                result.skipped.append(f"progress {i + 1}: {exc}")
-        marks: list[Entry] = []
-        for i, doc in enumerate(data.get("bookmarks") or []):
-            try:
-                marks.append(Entry.from_doc(doc))
-            except ValueError as exc:
-                result.skipped.append(f"bookmark {i + 1}: {exc}")
-        mine = self.progress()
+        incoming, marks = _read_export(text, result)
         with transaction(self.db) as db:
-            table = db.table("progress")
-            for p in incoming:
-                ours = mine.get(p.card)
-                if ours is None:
-                    result.added += 1
-                elif _last(p) > _last(ours):
-                    result.updated += 1
-                    table.remove(doc_ids=[d.doc_id for d in table.all() if d.get("card") == p.card])
-                else:
-                    result.kept += 1
-                    continue
-                table.insert(p.to_doc())
-                mine[p.card] = p
-            btable = db.table("bookmarks")
-            have = {(d.get("kind"), d.get("ruleset"), d.get("ref")) for d in btable.all()}
-            for e in marks:
-                if e.key not in have:
-                    btable.insert(e.to_doc())
-                    have.add(e.key)
-                    result.bookmarks += 1
+            stored = db.storage.read() or {}
+            _merge_progress(stored.setdefault("progress", {}), incoming, result)
+            _merge_bookmarks(stored.setdefault("bookmarks", {}), marks, result)
+            if result.added or result.updated or result.bookmarks:
+                db.storage.write(stored)  # one write
         return result
+
+
+def _read_export(text: str | bytes, result: ImportResult) -> tuple[list[Progress], list[Entry]]:
+    """The progress records and bookmarks of a study export (unreadable ones named in
+    ``result.skipped``); :class:`StudyImportError` when it is not one."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_IMPORT_BYTES:
+        raise StudyImportError(f"the file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB "
+                               f"({size:,} bytes)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise StudyImportError(f"the file is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise StudyImportError(f"the file is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise StudyImportError(f"the file is not a study-progress export (format {EXPORT_FORMAT!r})")
+    if data.get("version") != EXPORT_VERSION:
+        raise StudyImportError(f"version {data.get('version')!r} is not one this app reads "
+                               f"(it reads {EXPORT_VERSION})")
+    progress_in, marks_in = data.get("progress") or [], data.get("bookmarks") or []
+    if not isinstance(progress_in, list) or not isinstance(marks_in, list):
+        raise StudyImportError("'progress' and 'bookmarks' must be lists")
+    incoming: list[Progress] = []
+    for i, doc in enumerate(progress_in):
+        try:
+            incoming.append(Progress.from_doc(doc))
+        except ValueError as exc:
+            result.skipped.append(f"progress {i + 1}: {exc}")
+    marks: list[Entry] = []
+    for i, doc in enumerate(marks_in):
+        try:
+            marks.append(Entry.from_doc(doc))
+        except ValueError as exc:
+            result.skipped.append(f"bookmark {i + 1}: {exc}")
+    return incoming, marks
+
+
+def _merge_progress(progress: dict[str, Any], incoming: list[Progress], result: ImportResult) -> None:
+    """``incoming`` merged into the stored ``progress`` table (document id -> document): for a
+    card in both, the record answered last wins."""
+    ids_of: dict[str, list[str]] = {}  # card id -> its documents' ids
+    mine: dict[str, Progress] = {}
+    for doc_id, doc in progress.items():
+        card = doc.get("card") if isinstance(doc, dict) else None
+        if isinstance(card, str):
+            ids_of.setdefault(card, []).append(doc_id)
+            try:
+                mine[card] = Progress.from_doc(dict(doc))
+            except ValueError:
+                pass
+    next_id = max((int(k) for k in progress), default=0) + 1
+    for p in incoming:
+        ours = mine.get(p.card)
+        if ours is None:
+            result.added += 1
+        elif _last(p) > _last(ours):
+            result.updated += 1
+            for doc_id in ids_of.pop(p.card, []):
+                progress.pop(doc_id, None)
+        else:
+            result.kept += 1
+            continue
+        progress[str(next_id)] = p.to_doc()
+        ids_of.setdefault(p.card, []).append(str(next_id))
+        next_id += 1
+        mine[p.card] = p
+
+
+def _merge_bookmarks(bookmarks: dict[str, Any], marks: list[Entry], result: ImportResult) -> None:
+    """``marks`` added to the stored ``bookmarks`` table, each entry once."""
+    have = {(d.get("kind"), d.get("ruleset"), d.get("ref")) for d in bookmarks.values() if isinstance(d, dict)}
+    next_id = max((int(k) for k in bookmarks), default=0) + 1
+    for e in marks:
+        if e.key not in have:
+            bookmarks[str(next_id)] = e.to_doc()
+            next_id += 1
+            have.add(e.key)
+            result.bookmarks += 1
 
 
 def _last(p: Progress) -> datetime.datetime:
@@ -549,6 +597,7 @@ def open_study_db(path: str | None = None) -> "TinyDB":
     return open_db(path or data_dir() / STUDY_FILE)
 
 
-__all__ = ["Counts", "EXPORT_FORMAT", "Entry", "ImportResult", "LEARN_AHEAD", "NEW_PER_DAY", "Progress",
+__all__ = ["Counts", "EXPORT_FORMAT", "Entry", "ImportResult", "LEARN_AHEAD", "MAX_IMPORT_BYTES",
+           "NEW_PER_DAY", "Progress",
            "RATINGS", "RECENT_KEEP", "StudyImportError", "StudyStore", "end_of_local_day", "exam_cards",
            "open_study_db", "rating_of"]

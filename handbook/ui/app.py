@@ -32,7 +32,7 @@ from handbook.ui.context import (
     apply_locale,
     theme_mode,
 )
-from handbook.ui.routes import APP_ROUTE_ROOTS, parent_route, split_route
+from handbook.ui.routes import APP_ROUTE_ROOTS, MAX_ROUTE_CHARS, parent_route, split_route
 from handbook.ui.screens import build_view
 from handbook.ui.stores import Stores
 from handbook.ui.webclient import FONT_FAMILY, FONTS, back_step_route, back_step_target
@@ -165,6 +165,9 @@ class HandbookApp:
         self._going_back: str | None = None
         #: the route the client reported last (a back arrow's marked push included)
         self._route_seen: str | None = None
+        from handbook.ui.serving import register_crash_screen
+
+        register_crash_screen(page, self)
 
     # ------------------------------------------------------------------ setup
     def configure_page(self) -> None:
@@ -189,12 +192,14 @@ class HandbookApp:
         locale = self.settings.locale or device_language
         self.ctx.translator = i18n.translator(locale)
         self.configure_page()
-        self.note_route(self.page.route or "/")
-        self.render(self.page.route or "/")
+        route = client_route(self.page.route)
+        self.note_route(route)
+        self.render(route)
 
     # ---------------------------------------------------------------- routing
     def render(self, route: str) -> None:
         """Build and show the screen for ``route``."""
+        route = client_route(route)
         self._wide = self.ctx.wide
         try:
             view = build_view(self.ctx, route)
@@ -261,8 +266,16 @@ class HandbookApp:
     async def refresh(self) -> None:
         self.render(self.ctx.current_route())
 
+    def show_crash(self) -> None:
+        """What the session shows when one of its handlers raised (the details are in the
+        server's log, never in the browser): the plain-words screen of :func:`error_view`."""
+        self.page.views.clear()
+        self.page.views.append(error_view(self.ctx, self.ctx.route or "/"))
+        self.page.update()
+
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
-        route = e.route if getattr(e, "route", None) is not None else self.page.route
+        route = client_route(getattr(e, "route", None) if getattr(e, "route", None) is not None
+                             else self.page.route)
         self._route_seen = route
         if back_step_target(route) is not None:
             # the arrow's push: the page's script turns it into a step back, which reports the
@@ -315,13 +328,22 @@ class HandbookApp:
             self.render(self.ctx.current_route())
 
 
+def client_route(route: object) -> str:
+    """The route a client sent, as one the screens can take: text of at most
+    :data:`MAX_ROUTE_CHARS` characters (anything else -- a number, a list, nothing -- is the
+    search screen, ``"/"``)."""
+    if not isinstance(route, str) or not route:
+        return "/"
+    return route[:MAX_ROUTE_CHARS]
+
+
 def error_view(ctx: AppContext, route: str) -> ft.View:
     """What a screen that failed to build shows instead of a crash (the details go to the
     server's log, not to the browser)."""
     _ = ctx._
     return ctx.view(route=ctx.route, title=_("Something went wrong"), back="/", controls=[
         ft.Text(_("This screen could not be shown. Nothing was changed or lost."), size=16),
-        ft.Text(route, size=14, selectable=True),
+        ft.Text(client_route(route)[:200], size=14, selectable=True),
         ft.FilledButton(_("Go to search"), icon=ft.Icons.SEARCH, height=48,
                         on_click=lambda e: ctx.navigate("/")),
     ])
@@ -342,6 +364,9 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
         return shared[0]
 
     async def app_main(page: ft.Page) -> None:
+        from handbook.ui.serving import install_crash_screen
+
+        install_crash_screen()  # a crash shows the plain-words screen, never a traceback
         lib = library if library is not None else default_library()
         mark("content_ready")
         try:
@@ -479,7 +504,12 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     # every 10 s
     os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_S))
     install_spa_fallback()
+    from handbook.ui import serving
     from handbook.ui.webclient import install_local_rive
+
+    # sessions freed after a dropped socket, no traceback to a browser, no docs routes, no
+    # trusted proxy headers, quiet disconnects (see handbook.ui.serving)
+    serving.install()
 
     # Flet's client would fetch rive_native.js from a CDN on every load; the engine loads our font
     if install_local_rive():

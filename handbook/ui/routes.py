@@ -166,9 +166,17 @@ class Match:
         return self.route.name
 
 
+#: the longest route the app reads (characters): what a client sends beyond it is cut off before
+#: it is parsed or searched (a 4 MB query in the address bar stalled every session for seconds)
+MAX_ROUTE_CHARS = 2048
+
+
 def split_route(route: str | None) -> tuple[str, dict[str, str]]:
-    """``"/search?q=%E8%A6%8B"`` -> ``("/search", {"q": "見"})``; trailing slashes dropped."""
-    parts = urlsplit(route or "/")
+    """``"/search?q=%E8%A6%8B"`` -> ``("/search", {"q": "見"})``; trailing slashes dropped. A
+    route that is not text is ``"/"``; one longer than :data:`MAX_ROUTE_CHARS` is cut there."""
+    if not isinstance(route, str):
+        route = "/"
+    parts = urlsplit(route[:MAX_ROUTE_CHARS] or "/")
     path = parts.path or "/"
     if not path.startswith("/"):
         path = "/" + path

@@ -5,8 +5,10 @@ start-up code appends a ``<script>`` for ``wasm/rive_native.js`` under the jsDel
 npm package ``@rive-app/flutter-native-wasm`` on every page load, whatever ``no_cdn`` says.
 Offline that request fails harmlessly; online it loads code from a CDN for animations this app
 never shows, and tells a third party that someone opened the handbook. :func:`without_rive_cdn`
-points the base URL at a same-origin folder that is not shipped (:data:`RIVE_LOCAL`): the
-script fails to load exactly as it does offline, and no request leaves the app's origin.
+points the base URL at a same-origin folder (:data:`RIVE_LOCAL`) where the served app answers
+``wasm/rive_native.js`` with :data:`RIVE_STUB_JS`: a ``RiveNative`` that never finishes loading,
+as the CDN's script never does offline -- no request leaves the app's origin, and the server
+logs no 404 on every page load.
 
 The served app also answers ``flutter_bootstrap.js`` with a copy that asks for single-threaded
 skwasm (:func:`single_threaded_skwasm`) and starts downloading the wasm entrypoint at once
@@ -40,6 +42,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 #: the Rive runtime's remote base URL as the client names it (any host, any package version)
 RIVE_CDN = re.compile(r"https://[A-Za-z0-9.-]+/npm/@rive-app/flutter-native-wasm@[0-9][0-9A-Za-z.-]*/")
 RIVE_LOCAL = "rive-native-not-bundled/"
+#: the scripts the Rive plugin asks for under :data:`RIVE_LOCAL` (the second if the first gives
+#: nothing), answered with :data:`RIVE_STUB_JS`
+RIVE_SCRIPTS = ("wasm/rive_native.js", "wasm_compatibility/rive_native.js")
+#: what the served app answers for :data:`RIVE_SCRIPTS`: the plugin calls ``window.RiveNative()``
+#: once the script has loaded and waits for the promise, which never settles -- the plugin waits
+#: as it does for a script that never loads (the app shows no Rive animation)
+RIVE_STUB_JS = ("// Riichi Judge Handbook: the Rive runtime is not bundled (no screen animates with it).\n"
+                "window.RiveNative = function () { return new Promise(function () {}); };\n")
 MAIN_JS = "main.dart.js"
 MAIN_WASM = "main.dart.wasm"
 BOOTSTRAP_JS = "flutter_bootstrap.js"
@@ -219,8 +229,10 @@ def _rewritten_client() -> dict[str, Path]:
     web = Path(get_package_web_dir())
     names = (MAIN_JS, BOOTSTRAP_JS, MAIN_WASM, FONT_MANIFEST)
     cached = _cached_client_folder(web, names)
-    if cached is not None and all((cached / n).is_file() for n in names if (web / n).exists()):
-        _patched.update({n: cached / n for n in names if (cached / n).is_file()})
+    stubs = tuple(RIVE_LOCAL + script for script in RIVE_SCRIPTS)
+    if cached is not None and all((cached / n).is_file() for n in names if (web / n).exists()) \
+            and all((cached / n).is_file() for n in stubs):
+        _patched.update({n: cached / n for n in (*names, *stubs) if (cached / n).is_file()})
         return _patched
     folder = Path(tempfile.mkdtemp(prefix="riichi-handbook-web-",
                                    dir=cached.parent if cached is not None else None))
@@ -239,6 +251,8 @@ def _rewritten_client() -> dict[str, Path]:
     keep(BOOTSTRAP_JS, with_history_back(preloading_wasm(single_threaded_skwasm(text(BOOTSTRAP_JS)))))
     if (web / MAIN_WASM).exists():
         keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
+    for script in RIVE_SCRIPTS:
+        keep(RIVE_LOCAL + script, RIVE_STUB_JS)
     keep(FONT_MANIFEST, json.dumps(
         engine_font_manifest(json.loads(text(FONT_MANIFEST)), FONT_FAMILY, "../" + FONTS[FONT_FAMILY])))
     if cached is not None:

@@ -35,7 +35,12 @@ class Page:
         return self.dialogs.pop() if self.dialogs else None
 
     def run_task(self, fn, *args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
+        """At once when no event loop runs; else a task of the running loop, as Flet does."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(fn(*args, **kwargs))
+        return loop.create_task(fn(*args, **kwargs))
 
 
 class Event:

@@ -9,7 +9,7 @@ import datetime
 from typing import Any
 
 import pytest
-from uihelpers import Event, texts, walk
+from tests.support.uihelpers import Event, texts, walk
 
 from handbook import access
 from handbook.core.study import study_deck
@@ -20,7 +20,7 @@ from handbook.ui import routes
 from handbook.ui.context import AppContext, Settings
 from handbook.ui.screens import build_view
 from handbook.ui.stores import Stores
-from uihelpers import StubPage
+from tests.support.uihelpers import StubPage
 
 PASS = "east-wind-judge"
 SUSPENDED = "Sam Suspended"

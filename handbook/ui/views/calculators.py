@@ -69,7 +69,7 @@ def parse_tiles(text: str) -> int:
     """The tile count typed in the box; ``ValueError`` naming ``tiles`` otherwise (range checks are
     :func:`handbook.revealed_tiles`'s)."""
     t = (text or "").strip()
-    if not re.fullmatch(r"[+-]?\d+", t):
+    if not re.fullmatch(r"[+-]?\d{1,6}", t):
         raise ValueError(f"tiles: must be a whole number from 1 to 136, got {t!r}")
     return int(t)
 
@@ -591,6 +591,13 @@ FINAL_SEAT_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_(
 DEPOSIT_RULE_NAMES = {"winner": N_("to the winner"), "first": N_("to first place"), "lost": N_("lost")}
 _SIGNS = "-\u2212\u2013"
 _SIGN = "[+\\-\u2212\u2013]"
+#: the largest table score (or penalty) a box takes, in table points: far beyond any hanchan's,
+#: and small enough that every sum and every formatted figure stays exact
+MAX_TABLE_POINTS = 99_999_999
+#: the longest text a points box is read from (digits, group separators, sign, spaces)
+MAX_POINTS_CHARS = 24
+#: the most riichi sticks the end-of-hanchan screen takes from its address
+MAX_STICKS = 999
 
 
 def parse_points(text: str, field: str) -> int:
@@ -598,10 +605,13 @@ def parse_points(text: str, field: str) -> int:
     (``-3,000``, ``25 000``). ``ValueError`` naming ``field`` otherwise; an empty box is 0 only for
     penalties (the caller decides)."""
     t = (text or "").strip().replace("\u00a0", " ").replace("\u202f", " ")
-    m = re.fullmatch(rf"({_SIGN}?)\s*(\d{{1,3}}(?:[,. '’]\d{{3}})+|\d+)", t)
-    if not m:
-        raise ValueError(f"{field}: {t!r} is not a whole number")
+    m = re.fullmatch(rf"({_SIGN}?)\s*(\d{{1,3}}(?:[,. '’]\d{{3}})+|\d+)", t[:MAX_POINTS_CHARS + 1])
+    if not m or len(t) > MAX_POINTS_CHARS:
+        raise ValueError(f"{field}: {t[:40]!r} is not a whole number")
     n = int(re.sub(r"\D", "", m.group(2)))
+    if n > MAX_TABLE_POINTS:
+        raise ValueError(f"{field}: {t!r} is not a whole number from -{MAX_TABLE_POINTS:,} to "
+                         f"{MAX_TABLE_POINTS:,}")
     return -n if m.group(1) and m.group(1) != "+" else n
 
 
@@ -611,6 +621,8 @@ def group_as_typed(text: str, locale: str | None = None) -> str:
     t = (text or "").strip()
     m = re.fullmatch(rf"({_SIGN}?)\s*([\d,. '’\u00a0\u202f]*)", t)
     digits = re.sub(r"\D", "", m.group(2)) if m else ""
+    if len(digits) > len(str(MAX_TABLE_POINTS)):  # not a score: left as typed, refused by parse_points
+        return t
     if not m or not digits:
         return "\u2212" if m and m.group(1) in _SIGNS and m.group(1) else t
     sign = "\u2212" if m.group(1) in _SIGNS and m.group(1) else ""
@@ -689,7 +701,8 @@ class _FinalState:
                                        allowed=list(handbook.core.rulings._rulings(ctx.library).final))
         self.scores = {s: group_as_typed(q.get(s.lower(), ""), ctx.locale) for s in handbook.SEATS}
         self.penalties = {s: q.get("p" + s.lower(), "") for s in handbook.SEATS}
-        self.sticks = int(q["sticks"]) if q.get("sticks", "").isdigit() else 0
+        sticks = q.get("sticks", "")
+        self.sticks = int(sticks) if sticks.isascii() and sticks.isdigit() and len(sticks) <= 3 else 0
 
     def missing(self) -> bool:
         return any(not re.search(r"\d", v or "") for v in self.scores.values())
@@ -861,7 +874,7 @@ class _FinalScreen:
         self.changed()
 
     def step(self, delta: int) -> None:
-        self.st.sticks = max(0, self.st.sticks + delta)
+        self.st.sticks = min(MAX_STICKS, max(0, self.st.sticks + delta))
         self.sticks_box.value = str(self.st.sticks)
         self.sticks_name.label = self.ctx._("Riichi sticks left: {n}").format(n=self.st.sticks)
         self.changed()

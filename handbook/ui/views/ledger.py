@@ -260,7 +260,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
         *_damage_banner(ctx, ledger),
         *_unreadable_note(ctx, ledger),
         _heading(_("Players")),
-        players.column,
+        *players.controls(),
         _heading(_("Add a record")),
         *form.controls(),
         _heading(_("Export and import")),
@@ -271,32 +271,80 @@ def build_ledger(ctx: AppContext) -> ft.View:
     return ctx.view(route=ctx.route, title=_("Ledger"), controls=controls, actions=lock_action(ctx))
 
 
+#: players listed at first, and added by each "Show more players" (a ledger of a whole season
+#: may hold thousands: each is a row the browser lays out)
+PLAYERS_SHOWN = 50
+#: records of one player shown at first, newest first, and added by each "Show older records"
+RECORDS_SHOWN = 100
+
+
 class _PlayerList:
-    """The ledger's players, each a link to their page; :meth:`refill` again after a change."""
+    """The ledger's players, each a link to their page, :data:`PLAYERS_SHOWN` at a time, with a
+    box that finds a player by name or club; :meth:`refill` again after a change. When the
+    stored records have not been read yet (a large ledger, just imported or just opened), they
+    are read in a worker thread while the screen shows "Opening the ledger…"."""
 
     def __init__(self, ctx: AppContext, ledger: Ledger):
         self.ctx, self.ledger = ctx, ledger
+        _ = ctx._
+        self.players: list[Player] = []
+        self.shown = PLAYERS_SHOWN
         self.column = ft.Column(spacing=0, key="players")
-        self.fill()
+        self.find = ft.TextField(label=_("Find a player"), prefix_icon=ft.Icons.PERSON_SEARCH,
+                                 text_size=BODY, key="find-player", on_change=self.found, visible=False)
+        if ledger.ready():
+            self.fill(ledger.players())
+        else:
+            self.column.controls = [ft.Row([ft.ProgressRing(), ft.Text(_("Opening the ledger…"), size=BODY)],
+                                           spacing=16)]
+            ctx.page.run_task(self.refill_shown)
+
+    def controls(self) -> list[ft.Control]:
+        return [self.find, self.column]
 
     async def refill(self) -> None:
         """The players read again in a worker thread (other sessions keep working), then shown."""
         self.fill(await off_loop(self.ledger.players))
 
-    def fill(self, players: list[Player] | None = None) -> None:
+    async def refill_shown(self) -> None:
+        await self.refill()
+        self.ctx.page.update()
+
+    def found(self, e) -> None:
+        self.shown = PLAYERS_SHOWN
+        self.fill(self.players)
+        self.ctx.page.update()
+
+    def more(self, e) -> None:
+        self.shown += PLAYERS_SHOWN
+        self.fill(self.players)
+        self.ctx.page.update()
+
+    def fill(self, players: list[Player]) -> None:
         _ = self.ctx._
-        players = self.ledger.players() if players is None else players
+        self.players = players
+        self.find.visible = len(players) > PLAYERS_SHOWN or bool(self.find.value)
         if not players:
             self.column.controls = [empty_note(_("No records yet. Add the first one below."))]
             return
-        self.column.controls = [
+        wanted = " ".join((self.find.value or "").casefold().split())[:ledger_mod.MAX_NAME]
+        matching = [p for p in players if wanted in player_label(p).casefold()] if wanted else players
+        tiles: list[ft.Control] = [
             nav_tile(self.ctx, player_label(p), build_route("player", player=p.key),
                      subtitle=" · ".join([
                          _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
                          _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
                          _("last {date}").format(date=_.format_date(p.last))]),
                      leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
-            for p in players]
+            for p in matching[:self.shown]]
+        if not matching:
+            tiles.append(empty_note(_("No player matches “{text}”.").format(text=self.find.value.strip())))
+        rest = len(matching) - self.shown
+        if rest > 0:
+            tiles.append(ft.TextButton(
+                _.ngettext("Show more players ({n} more)", "Show more players ({n} more)", rest).format(n=rest),
+                icon=ft.Icons.EXPAND_MORE, height=TOUCH, on_click=self.more, key="more-players"))
+        self.column.controls = tiles
 
 
 class _RecordForm:
@@ -562,6 +610,7 @@ class _PlayerPage:
         self.problem = ft.Column(key="write-error")
         self.records = ft.Column(spacing=8, key="records")
         self.total = ft.Column(key="penalty-total")
+        self.shown = RECORDS_SHOWN
         self.fill()
 
     def fill(self) -> None:
@@ -575,8 +624,18 @@ class _PlayerPage:
             self.countdown.controls = [_countdown(ctx, status, self.today)]
         recs = list(reversed(self.ledger.records(self.key)))  # newest first
         self.total.controls = [penalty_total(ctx, recs)] if recs else []
-        self.records.controls = ([_record_card(ctx, r, self.remove) for r in recs] if recs
+        self.records.controls = ([_record_card(ctx, r, self.remove) for r in recs[:self.shown]] if recs
                                  else [empty_note(_("No records for this player."))])
+        rest = len(recs) - self.shown
+        if rest > 0:
+            self.records.controls.append(ft.TextButton(
+                _.ngettext("Show older records ({n} more)", "Show older records ({n} more)", rest).format(n=rest),
+                icon=ft.Icons.EXPAND_MORE, height=TOUCH, on_click=self.more, key="more-records"))
+
+    def more(self, e) -> None:
+        self.shown += RECORDS_SHOWN
+        self.fill()
+        self.ctx.page.update()
 
     async def saved(self, write: Callable[..., object], *args: object) -> tuple[bool, object]:
         """``write(*args)`` in a worker thread (other sessions keep working); a failed write shows

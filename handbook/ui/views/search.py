@@ -244,6 +244,11 @@ def build(ctx: AppContext) -> ft.View:
     return _SearchScreen(ctx).view()
 
 
+#: the longest query searched (characters; a sentence of the rules is shorter): what a client
+#: sends beyond it is not searched, and the box takes no more
+MAX_QUERY_CHARS = 200
+
+
 class _SearchScreen:
     """The search screen's state: the box, the ruleset picker, the groups expanded, and the query
     the address bar holds (typing does not change it; a rebuild may restore typed text)."""
@@ -256,7 +261,7 @@ class _SearchScreen:
         self.expanded: set[str] = set()
         self.box = ft.TextField(
             label=_("Search"),
-            value=ctx.query.get("q", ""),
+            value=ctx.query.get("q", "")[:MAX_QUERY_CHARS],
             # focused on arrival, also when coming back to results: Flutter web only exposes the
             # box's text to screen readers (and browser tests) while it has focus
             autofocus=True,
@@ -280,6 +285,7 @@ class _SearchScreen:
                              header=[self.box, ft.Row([self.picker_label])], controls=[self.results])
 
     def show(self, q: str, *, keep_expanded: bool = False) -> None:
+        q = q[:MAX_QUERY_CHARS]  # a client may send megabytes: what is searched is bounded
         if not keep_expanded:
             self.expanded.clear()
         self.results.controls = self.found(q) if q.strip() else start_controls(self.ctx)
@@ -321,7 +327,7 @@ class _SearchScreen:
         await self.ctx.set_url(search_route(q))
 
     def changed(self, e) -> None:
-        self.ctx.remember(q=(e.control.value or "").strip())
+        self.ctx.remember(q=(e.control.value or "")[:MAX_QUERY_CHARS].strip())
         self.show(e.control.value or "")
         refresh(self.results)
 

@@ -22,6 +22,7 @@ import flet as ft
 from handbook import study as study_mod
 from handbook.core.study import Card, ref_text, study_deck
 from handbook.i18n import N_
+from handbook.storage import acknowledge_damage, damages_of, off_loop
 from handbook.study import Counts, StudyImportError, StudyStore
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
@@ -74,15 +75,57 @@ def _deck_picker(ctx: AppContext, rid: str, route: str) -> ft.Control:
                                 container=True, content=picker, expand=True)])
 
 
-def _problems_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
-    if not store.problems:
+def save_error(ctx: AppContext, exc: OSError) -> str:
+    """What the reader sees when study progress could not be saved (a full disk, a read-only
+    folder): nothing changed, nothing was lost."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return ctx._("Your answer could not be saved ({reason}). Nothing was lost; free some space "
+                 "and answer again.").format(reason=reason)
+
+
+def _damage_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
+    """The notice that the study data file could not be read and was set aside (the ledger's
+    banner, for study progress); Dismiss stops showing it, here and after a restart."""
+    reports = damages_of(store.db)
+    if not reports:
         return []
+    _ = ctx._
+
+    def dismiss(e) -> None:
+        acknowledge_damage(store.db)
+        banner.visible = False
+        ctx.page.update()
+
+    texts = [_.ngettext("Your study progress could not be read ({reason}). Nothing was deleted: the "
+                        "damaged copy is at {path}. {recovered} record was recovered.",
+                        "Your study progress could not be read ({reason}). Nothing was deleted: the "
+                        "damaged copy is at {path}. {recovered} records were recovered.",
+                        d.recovered).format(reason=d.reason, path=d.moved_to, recovered=d.recovered)
+             for d in reports]
+    banner = ft.Container(
+        key="study-damage", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
+        content=ft.Column([
+            *[ft.Semantics(label=text, container=True, content=ft.Row(
+                [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                 ft.Text(text, size=SMALL_SIZE, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
+                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
+            ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
+                   alignment=ft.MainAxisAlignment.END),
+        ], spacing=8, tight=True))
+    return [banner]
+
+
+def _problems_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
+    notices = _damage_banner(ctx, store)
+    if not store.problems:
+        return notices
     text = ctx.ngettext("{n} stored study record could not be read and was skipped: {first}",
                         "{n} stored study records could not be read and were skipped: {first}",
                         len(store.problems)).format(
         n=len(store.problems), first=store.problems[0])
-    return [ft.Container(content=ft.Text(text, size=SMALL_SIZE, color=ft.Colors.ON_ERROR_CONTAINER),
-                         bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12, key="study-problems")]
+    return [*notices, ft.Container(content=ft.Text(text, size=SMALL_SIZE, color=ft.Colors.ON_ERROR_CONTAINER),
+                                   bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
+                                   key="study-problems")]
 
 
 def _links(ctx: AppContext, rid: str) -> ft.Control:
@@ -211,7 +254,14 @@ class _StudySession:
         refresh(self.stage)
 
     def rate(self, card: Card, rating: str) -> None:
-        self.store.review(card, rating, now=study_mod.utcnow())
+        try:
+            self.store.review(card, rating, now=study_mod.utcnow())
+        except OSError as exc:  # a full disk, a read-only folder: the card stays, answered again later
+            shown = [c for c in self.stage.controls if getattr(c, "key", None) != "study-save-error"]
+            self.stage.controls = [ft.Text(save_error(self.ctx, exc), color=ft.Colors.ERROR, size=SMALL_SIZE,
+                                           key="study-save-error"), *shown]
+            refresh(self.stage)
+            return
         self.show_next()
 
     def more_new(self, e) -> None:
@@ -305,13 +355,22 @@ def _export_import(ctx: AppContext, store: StudyStore) -> ft.Control:
         if not files:
             return
         f = files[0]
+        cap = study_mod.MAX_IMPORT_BYTES
+        if max(f.size or 0, len(f.bytes or b"")) > cap:
+            say(_("{name} is larger than {mb} MB; nothing was imported.").format(
+                name=f.name, mb=cap // (1024 * 1024)), error=True)
+            return
         if f.bytes is None:  # never open a path the client names: it is not our disk
             say(_("{name} could not be read.").format(name=f.name), error=True)
             return
         try:
-            res = store.import_json(f.bytes)
+            # checked and written in a worker thread: the other sessions keep answering
+            res = await off_loop(store.import_json, bytes(f.bytes))
         except StudyImportError as exc:
             say(_("{name} was not imported: {reason}").format(name=f.name, reason=str(exc)), error=True)
+            return
+        except OSError as exc:
+            say(save_error(ctx, exc), error=True)
             return
         say(_("Imported from {name}: {added} new, {updated} updated, {kept} kept, {skipped} skipped.").format(
             name=f.name, added=res.added, updated=res.updated, kept=res.kept, skipped=len(res.skipped)))
@@ -395,8 +454,9 @@ def build_bookmarks(ctx: AppContext) -> ft.View:
         return _loading(ctx, _("Bookmarks"))
     tiles = entry_tiles(ctx, store.bookmarks())
     return ctx.view(route=ctx.route, title=_("Bookmarks"), back="/",
-                    controls=tiles or [empty_note(_("Nothing bookmarked yet: tap the star on a section, "
-                                                    "a penalty or a term."))])
+                    controls=[*_damage_banner(ctx, store),
+                              *(tiles or [empty_note(_("Nothing bookmarked yet: tap the star on a section, "
+                                                       "a penalty or a term."))])])
 
 
 __all__ = ["answer_controls", "build_bookmarks", "build_exam", "build_progress", "build_study", "deck_id",

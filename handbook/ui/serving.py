@@ -1,0 +1,245 @@
+"""How the served app (``python -m handbook serve``) runs Flet 1.0.5's web server, with four
+repairs Flet does not make itself. :func:`install` puts them all in place (``serve`` calls it);
+each says how to delete it once Flet fixes its cause.
+
+1. **Sessions freed after a dropped socket** (:func:`install_session_release`). Flet's websocket
+   handler (``flet_web.fastapi.flet_app.FletApp.handle``) receives until the socket closes, then
+   awaits its send loop and only *then* calls ``app_manager.disconnect_session``. When the
+   socket drops while the server is still sending, ``send_bytes`` raises in the send loop, the
+   ``await`` re-raises it, ``disconnect_session`` is skipped, and the session -- its page, every
+   control, the screen's data -- is never given an expiry: the evictor only frees disconnected
+   sessions, so it is kept until the server stops (about 0.7 MB a session). Uvicorn then logs
+   the exception as "Exception in ASGI application", one traceback per dropped browser.
+   The repair wraps ``handle``: on that exception it disconnects the session exactly as Flet
+   would have (so it expires after ``FLET_SESSION_TIMEOUT``) and logs one debug line.
+   *Delete when* ``FletApp.handle`` calls ``disconnect_session`` in a ``finally`` (or
+   ``tests/bench/test_attack_bench.py::test_dropped_sockets_free_their_sessions`` passes
+   without it).
+2. **No traceback reaches a browser** (:func:`install_crash_screen`). When an event handler
+   raises, Flet sends the exception and its full traceback (server paths, source lines) to the
+   client as "session crashed", and the browser shows it in place of the app. The repair
+   replaces ``Session.error``: the message is logged on the server, and the session's app shows
+   its plain-words screen (:func:`register_crash_screen`), or, where there is none, a sentence
+   without details. *Delete when* Flet lets an app choose what a crash shows.
+3. **No FastAPI docs, no proxy headers, quiet disconnects** (:func:`serve_web_app`, in place of
+   ``flet_web.fastapi.serve_fastapi_web_app.serve_fastapi_web_app``): Flet builds its FastAPI
+   apps with FastAPI's defaults, so ``/docs``, ``/redoc`` (which load their scripts from a CDN)
+   and ``/openapi.json`` are served; and uvicorn's defaults trust ``X-Forwarded-For`` from
+   127.0.0.1, so anything on the server's own machine could claim another address. Here the
+   docs routes are removed and uvicorn is told to trust no proxy header (``proxy_headers``
+   off: the address a session sees is the peer of its socket). *Delete when* Flet's
+   ``ft.run`` takes these settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: what a client without a crash screen of its own is told (no exception text, no traceback)
+CRASH_SENTENCE = ("Something went wrong on the server. Nothing was changed. Reload the page to "
+                  "go on.")
+
+#: the app of each live session, by ``id(page)``, that shows the plain-words screen on a crash
+_crash_screens: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
+
+
+# ---------------------------------------------------------------- 1. the session leak
+
+def _disconnect_errors() -> tuple[type[BaseException], ...]:
+    """What a send on a socket the browser dropped raises (starlette, the websockets library,
+    the operating system)."""
+    errors: list[type[BaseException]] = [ConnectionError, OSError, RuntimeError]
+    try:
+        from starlette.websockets import WebSocketDisconnect
+
+        errors.append(WebSocketDisconnect)
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        from websockets.exceptions import ConnectionClosed
+
+        errors.append(ConnectionClosed)
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        from uvicorn.protocols.utils import ClientDisconnected
+
+        errors.append(ClientDisconnected)
+    except ImportError:  # pragma: no cover
+        pass
+    return tuple(errors)
+
+
+def install_session_release() -> bool:
+    """Wrap ``FletApp.handle`` so that a session whose socket dropped while the server was
+    sending is disconnected (and so expires) like any other (see the module's docstring, 1).
+    True when the wrapper is in place; idempotent."""
+    try:
+        from flet_web.fastapi.flet_app import FletApp
+        from flet_web.fastapi.flet_app_manager import app_manager
+    except ImportError:  # pragma: no cover - flet-web is what serves the app
+        return False
+    original = FletApp.handle
+    if getattr(original, "_handbook_release", False):
+        return True
+    dropped = _disconnect_errors()
+
+    async def handle(self: Any, websocket: Any) -> None:
+        try:
+            await original(self, websocket)
+        except dropped as exc:
+            await release(self, exc)
+        except Exception as exc:  # noqa: BLE001 - never let one socket's end reach uvicorn's log as a crash
+            log.warning("websocket handler ended with %r", exc, exc_info=True)
+            await release(self, exc)
+
+    async def release(conn: Any, exc: BaseException) -> None:
+        session = getattr(conn, "_FletApp__session", None)
+        if session is None:
+            return
+        log.debug("socket dropped while sending (%s): disconnecting session %s", type(exc).__name__,
+                  session.id)
+        if session.connection is not None and session.connection is not conn:
+            return  # the browser is already back on another socket: that one owns the session
+        unique = conn._FletApp__get_unique_session_id(session.id)  # noqa: SLF001
+        timeout = conn._FletApp__session_timeout_seconds  # noqa: SLF001
+        await app_manager.disconnect_session(unique, timeout)
+
+    handle._handbook_release = True  # type: ignore[attr-defined]
+    FletApp.handle = handle  # type: ignore[method-assign]
+    return True
+
+
+# ---------------------------------------------------------------- 2. the crash screen
+
+def register_crash_screen(page: Any, app: Any) -> None:
+    """``app.show_crash()`` is what ``page``'s session shows when a handler raises (kept while
+    the app lives)."""
+    _crash_screens[id(page)] = app
+
+
+def crash_screen_of(page: Any) -> Any | None:
+    app = _crash_screens.get(id(page))
+    return app if app is not None and getattr(app, "page", None) is page else None
+
+
+def install_crash_screen() -> bool:
+    """Replace ``Session.error`` (see the module's docstring, 2). True when in place; idempotent."""
+    try:
+        from flet.messaging.session import Session
+    except ImportError:  # pragma: no cover
+        return False
+    original = Session.error
+    if getattr(original, "_handbook_crash", False):
+        return True
+
+    def error(self: Any, message: str) -> None:
+        log.error("session %s: %s", getattr(self, "id", "?"), message)
+        page = getattr(self, "page", None)
+        app = crash_screen_of(page) if page is not None else None
+        if app is not None:
+            try:
+                app.show_crash()
+                return
+            except Exception:  # noqa: BLE001 - the crash screen itself failed: say it plainly
+                log.exception("the crash screen could not be shown")
+        original(self, CRASH_SENTENCE)
+
+    error._handbook_crash = True  # type: ignore[attr-defined]
+    Session.error = error  # type: ignore[method-assign]
+    return True
+
+
+# ---------------------------------------------------------------- 3. the web server
+
+DOCS_ATTRIBUTES = ("openapi_url", "docs_url", "redoc_url", "swagger_ui_oauth2_redirect_url")
+
+
+def without_docs(app: Any) -> Any:
+    """``app`` (a FastAPI application) without the routes of its OpenAPI schema and its docs
+    pages (``/openapi.json``, ``/docs``, ``/docs/oauth2-redirect``, ``/redoc``); returns it."""
+    paths = {getattr(app, a, None) for a in DOCS_ATTRIBUTES} - {None}
+    app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) not in paths]
+    for a in DOCS_ATTRIBUTES:
+        setattr(app, a, None)
+    return app
+
+
+def server_config(app: Any, host: str, port: int, log_level: str | int | None = None) -> Any:
+    """The ``uvicorn.Config`` the app is served with: Flet's (websockets-sansio), trusting no
+    ``X-Forwarded-For`` / ``X-Forwarded-Proto`` header from anyone (``proxy_headers`` off), and
+    no ``Server`` header."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
+                          proxy_headers=False, forwarded_allow_ips="", server_header=False)
+
+
+def web_app(main: Callable, before_main: Callable | None, page_name: str, assets_dir: str,
+            upload_dir: str | None, web_renderer: Any, route_url_strategy: Any, no_cdn: bool,
+            on_startup: Callable[[], Any] | None = None) -> Any:
+    """Flet's FastAPI application for ``main`` mounted at ``/page_name``, without docs routes
+    (outside or inside the mount)."""
+    import flet_web.fastapi as flet_fastapi
+
+    outer = flet_fastapi.FastAPI(on_startup=[on_startup] if on_startup else None,
+                                 docs_url=None, redoc_url=None, openapi_url=None)
+    inner = flet_fastapi.app(main, before_main=before_main, upload_dir=upload_dir,
+                             assets_dir=assets_dir, web_renderer=web_renderer,
+                             route_url_strategy=route_url_strategy, no_cdn=no_cdn)
+    outer.mount(f"/{page_name.strip('/')}", without_docs(inner))
+    return outer
+
+
+async def serve_web_app(main: Callable, before_main: Callable | None, host: str, url_host: str,
+                        port: int, page_name: str, assets_dir: str, upload_dir: str | None,
+                        web_renderer: Any = None, route_url_strategy: Any = None,
+                        no_cdn: bool = False, on_startup: Callable[[str], Any] | None = None,
+                        log_level: str | int | None = None) -> Any:
+    """``flet_web.fastapi.serve_fastapi_web_app.serve_fastapi_web_app`` with the settings of the
+    module's docstring (3); same arguments, same ``WebServerHandle``."""
+    import asyncio
+
+    import uvicorn
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web.fastapi.serve_fastapi_web_app import WebServerHandle
+
+    web_path = f"/{page_name.strip('/')}"
+    page_url = f"http://{url_host}:{port}{web_path if web_path != '/' else ''}"
+
+    def startup() -> None:
+        if on_startup:
+            on_startup(page_url)
+
+    app = web_app(main, before_main, page_name, assets_dir, upload_dir,
+                  web_renderer or WebRenderer.AUTO, route_url_strategy or RouteUrlStrategy.PATH,
+                  no_cdn, startup)
+    server = uvicorn.Server(server_config(app, host, port, log_level))
+    return WebServerHandle(page_url=page_url, server=server,
+                           serve_task=asyncio.create_task(server.serve()))
+
+
+def install_web_server() -> bool:
+    """Make ``ft.run`` serve with :func:`serve_web_app` (it imports Flet's function from its
+    module when it starts the server). True when in place; idempotent."""
+    try:
+        import flet_web.fastapi.serve_fastapi_web_app as module
+    except ImportError:  # pragma: no cover
+        return False
+    module.serve_fastapi_web_app = serve_web_app  # type: ignore[assignment]
+    return True
+
+
+def install() -> bool:
+    """Every repair of this module; True when all are in place."""
+    return all([install_session_release(), install_crash_screen(), install_web_server()])
+
+
+__all__ = ["CRASH_SENTENCE", "install", "install_crash_screen", "install_session_release",
+           "install_web_server", "register_crash_screen", "serve_web_app", "server_config",
+           "web_app", "without_docs"]

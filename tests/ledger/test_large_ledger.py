@@ -1,0 +1,76 @@
+"""A season's ledger on the screens: the players list and a player's records come a page at a
+time (the browser lays out every row it is sent), a player can be found by name, and records not
+parsed yet are read in a worker thread while the screen says so."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.support.ledgerhelpers import by_key, visible_texts, walk
+
+from handbook.ui.screens import build_view
+from handbook.ui.views.ledger import PLAYERS_SHOWN, RECORDS_SHOWN
+
+NOTEN = "Noten Riichi"
+
+
+def _season(ledger, players: int, records_of_one: int = 0) -> None:
+    lines = ["player,date,ruleset,foul"]
+    lines += [f"Player {i:04d},2026-04-01,azrm,{NOTEN}" for i in range(players)]
+    lines += [f"Busy,2026-04-{1 + i % 28:02d},azrm,{NOTEN}" for i in range(records_of_one)]
+    ledger.import_text("\n".join(lines) + "\n", "csv")
+
+
+def _player_rows(view) -> list[str]:
+    return [c.key for c in walk(view) if isinstance(getattr(c, "key", None), str)
+            and c.key.startswith("player-") and c.key != "player-name"]
+
+
+def test_the_players_come_a_page_at_a_time_and_can_be_found(ctx, app_ledger):
+    _season(app_ledger, PLAYERS_SHOWN * 2 + 7)
+    v = build_view(ctx, "/ledger")
+    assert len(_player_rows(v)) == PLAYERS_SHOWN
+    more = by_key(v, "more-players")
+    more.on_click(None)
+    assert len(_player_rows(v)) == PLAYERS_SHOWN * 2
+    find = by_key(v, "find-player")
+    assert find.visible
+    find.value = "player 0100"
+    find.on_change(None)
+    assert _player_rows(v) == ["player-Player 0100"]
+    find.value = "nobody"
+    find.on_change(None)
+    assert "No player matches “nobody”." in visible_texts(v)
+
+
+def test_a_player_with_many_records_shows_the_newest_first_a_page_at_a_time(ctx, app_ledger):
+    _season(app_ledger, 0, RECORDS_SHOWN + 20)
+    v = build_view(ctx, "/ledger/Busy")
+    cards = [c for c in walk(v) if str(getattr(c, "key", "")).startswith("record-")]
+    assert len(cards) == RECORDS_SHOWN
+    by_key(v, "more-records").on_click(None)
+    cards = [c for c in walk(v) if str(getattr(c, "key", "")).startswith("record-")]
+    assert len(cards) == RECORDS_SHOWN + 20
+
+
+def test_records_not_read_yet_are_read_off_the_event_loop(ctx, app_ledger, tmp_path, library):
+    from handbook.ledger import Ledger
+    from handbook.storage import open_db
+
+    _season(app_ledger, 3)
+    cold = Ledger(open_db(tmp_path / "data" / "ledger.json"), library)  # a server just started
+    ctx.stores.ledger = cold
+    assert not cold.ready()
+
+    async def open_ledger():
+        v = build_view(ctx, "/ledger")  # inside the event loop, as a session builds it
+        first = visible_texts(v)
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if _player_rows(v):
+                break
+        return first, _player_rows(v)
+
+    first, rows = asyncio.run(open_ledger())
+    assert "Opening the ledger…" in first
+    assert len(rows) == 3 and cold.ready()

@@ -1,0 +1,187 @@
+"""The served app's repairs of Flet 1.0.5 (handbook.ui.serving): a crash shows the plain-words
+screen and never a traceback, a session whose socket dropped mid-send is released, no FastAPI
+docs routes, no trusted proxy headers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+from tests.support.uihelpers import StubPage, texts
+
+from handbook.ui import serving
+from handbook.ui.app import HandbookApp, Preferences
+
+
+def _session(sent: list):
+    from flet.messaging.connection import Connection
+    from flet.messaging.session import Session
+    from flet.pubsub.pubsub_hub import PubSubHub
+
+    class Conn(Connection):
+        def send_message(self, message):
+            sent.append(message)
+
+    conn = Conn()
+    conn.pubsubhub = PubSubHub(loop=asyncio.get_running_loop())
+    return Session(conn)
+
+
+def test_a_crash_sends_no_traceback_to_the_browser():
+    serving.install_crash_screen()
+
+    async def run():
+        sent: list = []
+        session = _session(sent)
+        session.error("boom\nTraceback (most recent call last):\n  File \"/srv/handbook/x.py\"")
+        return sent
+
+    [message] = asyncio.run(run())
+    text = str(message.body)
+    assert "Traceback" not in text and "/srv/handbook" not in text and "boom" not in text
+    assert serving.CRASH_SENTENCE in text
+
+
+def test_a_crash_in_a_session_of_the_app_shows_its_plain_words_screen(library):
+    serving.install_crash_screen()
+
+    async def run():
+        sent: list = []
+        session = _session(sent)
+        page = StubPage(route="/glossary")
+        app = HandbookApp(page, library, prefs=Preferences(None))
+        await app.start()
+        serving.register_crash_screen(session.page, app)
+        app.page = session.page  # the app's page is the session's
+        shown: list = []
+        app.show_crash = lambda: shown.append(True)  # noqa: E731 - what the session would show
+        session.error("boom\nTraceback")
+        return sent, shown
+
+    sent, shown = asyncio.run(run())
+    assert shown == [True] and sent == []
+
+
+def test_the_crash_screen_says_it_in_plain_words(library):
+    page = StubPage(route="/glossary")
+    app = HandbookApp(page, library, prefs=Preferences(None))
+    asyncio.run(app.start())
+    app.show_crash()
+    words = " ".join(texts(page.views[-1]))
+    assert "This screen could not be shown. Nothing was changed or lost." in words
+    assert "Traceback" not in words
+
+
+@pytest.mark.parametrize("route", [123, None, ["/ledger"], {"a": 1}, 1.5])
+def test_a_route_that_is_not_text_shows_the_search_screen(library, route):
+    page = StubPage(route="/")
+    app = HandbookApp(page, library, prefs=Preferences(None))
+    asyncio.run(app.start())
+    app.on_route_change(type("RouteChange", (), {"route": route})())
+    words = " ".join(texts(page.views[-1]))
+    assert "Something went wrong" not in words and "Search" in words
+
+
+def test_a_socket_dropped_while_sending_releases_its_session(monkeypatch):
+    from flet_web.fastapi.flet_app import FletApp
+    from flet_web.fastapi.flet_app_manager import app_manager
+    from websockets.exceptions import ConnectionClosedError
+
+    async def sends_into_a_dropped_socket(self, websocket):
+        raise ConnectionClosedError(None, None)
+
+    monkeypatch.setattr(FletApp, "handle", sends_into_a_dropped_socket)
+    released: list = []
+
+    async def disconnect_session(session_id, timeout):
+        released.append((session_id, timeout))
+
+    monkeypatch.setattr(app_manager, "disconnect_session", disconnect_session)
+    assert serving.install_session_release()
+    conn = FletApp.__new__(FletApp)
+    conn._FletApp__session = type("S", (), {"id": "abc", "connection": conn})()
+    conn._FletApp__session_timeout_seconds = 600
+    conn._FletApp__get_unique_session_id = lambda sid: f"_{sid}_hash"
+    asyncio.run(FletApp.handle(conn, websocket=None))  # no exception reaches uvicorn
+    assert released == [("_abc_hash", 600)]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(app, port):
+    import uvicorn
+
+    server = uvicorn.Server(serving.server_config(app, "127.0.0.1", port, "warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return server, thread
+
+
+def test_forwarded_headers_are_not_trusted_even_from_loopback():
+    async def echo_client(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        body = json.dumps({"client": scope["client"][0], "scheme": scope["scheme"]}).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    port = _free_port()
+    server, thread = _serve(echo_client, port)
+    try:
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={
+            "X-Forwarded-For": "10.9.9.9", "X-Forwarded-Proto": "https"})
+        seen = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert seen == {"client": "127.0.0.1", "scheme": "http"}
+
+
+def test_no_fastapi_docs_are_served(tmp_path):
+    pytest.importorskip("httpx")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    async def main(page):  # pragma: no cover - never opened
+        pass
+
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+
+    app = serving.web_app(main, None, "", str(tmp_path), None, WebRenderer.AUTO,
+                          RouteUrlStrategy.PATH, True)
+    with TestClient(app) as client:
+        for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"):
+            r = client.get(path)
+            body = r.text.lower()
+            assert "swagger" not in body and "redoc" not in body and '"openapi"' not in body, path
+
+
+def test_the_rive_script_is_answered_at_the_apps_origin(monkeypatch, tmp_path):
+    """Every page load asked for rive_native.js under a folder that was not served: a 404 in the
+    server's log each time. It is answered now, with a runtime that never finishes loading."""
+    from handbook.ui import webclient
+
+    monkeypatch.setenv("HANDBOOK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(webclient, "_patched", {})
+    targets = webclient._rewritten_client()
+    for script in webclient.RIVE_SCRIPTS:
+        stub = targets[webclient.RIVE_LOCAL + script].read_text(encoding="utf-8")
+        assert "window.RiveNative" in stub and "new Promise(function () {})" in stub
+    monkeypatch.setattr(webclient, "_patched", {})
+    again = webclient._rewritten_client()  # the copies kept in the cache serve the next start
+    assert (webclient.RIVE_LOCAL + webclient.RIVE_SCRIPTS[0]) in again
