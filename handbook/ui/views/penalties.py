@@ -15,7 +15,7 @@ from handbook.core.search import fold
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
-from handbook.ui.text import leading_ref, outcome_lines, ref_label
+from handbook.ui.text import leading_ref, outcome_lines, ref_label, shorthand_notes
 from handbook.ui.widgets import (
     entry_actions,
     refresh,
@@ -133,6 +133,9 @@ def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Co
     lines = outcome_lines(col.text) or [_("(not given)")]
     # one outcome a line ("1-2 tiles: …", "3-6 tiles: …"), the source's words unchanged
     items.extend(ft.Text(line, size=BODY_SIZE, weight=weight) for line in lines)
+    # the sources' shorthand, explained where it shows ("20P pp", "(Chonbo 30P)")
+    items.extend(ft.Text(_(msg).format(**fields), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+                 for msg, fields in shorthand_notes(col.text))
     return ft.Container(
         content=ft.Column(items, spacing=2, tight=True),
         expand=True,
