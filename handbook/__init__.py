@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from handbook.core.load import ContentError, Problem, default_library, load_library
 from handbook.core.model import Chapter, Hit, Library, Penalty, PenaltyRow, Ruleset, Section, Term
-from handbook.core.final import FinalRow, FinalScore, ScoreSumError, final_score
+from handbook.core.final import FinalRow, FinalScore, ScoreSumError, final_editions, final_score
 from handbook.core.rulings import (
     SEATS,
     SOURCES,
@@ -19,6 +19,7 @@ from handbook.core.rulings import (
     Choice,
     Ruling,
     chombo,
+    chombo_editions,
     chombo_fouls,
     revealed_tiles,
 )
@@ -29,7 +30,8 @@ from handbook.core.study import Card, study_deck
 __all__ = [
     "Card", "Chapter", "ChomboSettlement", "Choice", "ContentError", "FinalRow", "FinalScore", "Hit",
     "Library", "Penalty", "PenaltyRow", "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES",
-    "ScoreSumError", "Section", "StrikeStatus", "Term", "chombo", "chombo_fouls", "default_library",
-    "final_score", "hand_value", "HandValue", "Yaku", "load_library", "revealed_tiles", "strike_status", "study_deck",
+    "ScoreSumError", "Section", "StrikeStatus", "Term", "chombo", "chombo_editions", "chombo_fouls",
+    "default_library", "final_editions", "final_score", "hand_value", "HandValue", "Yaku", "load_library",
+    "revealed_tiles", "strike_status", "study_deck",
 ]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +49,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(p)
             print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found", file=sys.stderr)
             return 1
+        from handbook.core.terminology import load_terminology
+        from handbook.paths import CONTENT_DIR
+
+        table_path = Path(args.content_dir or CONTENT_DIR) / "terminology.toml"
+        if table_path.is_file():
+            try:
+                load_terminology(table_path)
+            except (ValueError, OSError) as exc:
+                print(exc)
+                print("1 problem found", file=sys.stderr)
+                return 1
         checked = ""
         if args.sources:
             from handbook.core.provenance import verify_sources

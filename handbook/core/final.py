@@ -57,6 +57,7 @@ class FinalScore:
     sticks: int = 0
     deposits_lost: float = 0.0
     sources: Mapping[str, tuple[str, str]] | None = None
+    edition: str | None = None
 
 
 class ScoreSumError(ValueError):
@@ -106,8 +107,20 @@ def _sum_message(diff: int, expected: int, total: int, deposits: int, start: int
     return msg, sticks
 
 
+def final_editions(ruleset: str, *, library: "Library | None" = None) -> dict[str | None, str]:
+    """The editions :func:`final_score` can follow for ``ruleset``: ``{None: the source's text,
+    edition id: its name}`` (EMA RCR adds ``"2016"``). Raises ``ValueError`` for an unknown ruleset."""
+    lib = library or _library()
+    data = _rulings(lib).final
+    rid = _check_ruleset(ruleset, data, "final_score")
+    spec = data[rid]
+    out: dict[str | None, str] = {None: spec.edition_name or lib.rulesets[rid].edition}
+    out.update({k: v["name"] for k, v in spec.editions.items()})
+    return out
+
+
 def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
-                penalties: Mapping[str, int] | None = None,
+                penalties: Mapping[str, int] | None = None, edition: str | None = None,
                 library: "Library | None" = None) -> FinalScore:
     """The result of a hanchan per seat: rank, uma, riichi sticks left, penalties, final P.
 
@@ -129,11 +142,18 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
     a whole number ≥ 0. Raises :class:`ScoreSumError` (a ``ValueError``) when the four scores plus
     1,000 × ``deposits`` are not four times the starting points, saying by how much ("1,000 short —
     one riichi stick not counted?").
+
+    ``edition`` (default ``None``: the text the handbook follows) names another edition a public
+    source states (:func:`final_editions`; EMA RCR ``"2016"``: a chombo is 20P after uma, entered
+    under ``penalties``); its notes come first. ``ValueError`` names the allowed editions otherwise.
     """
     lib = library or _library()
     data = _rulings(lib).final
     rid = _check_ruleset(ruleset, data, "final_score")
     spec: FinalSpec = data[rid]
+    if edition is not None and (not isinstance(edition, str) or edition not in spec.editions):
+        raise ValueError(f"edition: {edition!r} is not an edition the {rid} end of hanchan can follow; allowed: "
+                         f"None (the text this handbook follows){''.join(', ' + repr(k) for k in spec.editions)}")
     table = _seat_map("scores", scores, full=True)
     if not _whole(deposits) or deposits < 0:
         raise ValueError(f"deposits: must be a whole number of riichi sticks, 0 or more, got {deposits!r}")
@@ -173,9 +193,11 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
                              deposits=float(dep[s]), penalty=pen[s], final=float(final)))
 
     notes = _notes(spec, table, deposits, groups, uma)
+    if edition is not None:
+        notes = tuple(spec.editions[edition]["notes"]) + notes
     return FinalScore(rows=tuple(rows), start=spec.start, ref=spec.ref, notes=notes,
                       ruleset=rid, uma_scheme=spec.uma, deposits_to=spec.deposits, sticks=deposits,
-                      deposits_lost=float(lost), sources=spec.sources)
+                      deposits_lost=float(lost), sources=spec.sources, edition=edition)
 
 
 def _notes(spec: FinalSpec, table: Mapping[str, int], deposits: int, groups: Mapping[int, list[str]],

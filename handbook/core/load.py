@@ -72,6 +72,7 @@ from handbook.core.model import (
     SearchWords,
     Section,
     Term,
+    WorkedExample,
 )
 from handbook.core import index_cache
 from handbook.core.problems import Collector, ContentError, Problem
@@ -107,7 +108,7 @@ DATE: dict[str, Any] = {}  # TOML dates are checked by hand (JSON Schema has no 
 SCHEMAS = {
     "ruleset": _obj({
         "id": {"type": "string", "pattern": SLUG}, "title": NONEMPTY, "short": NONEMPTY,
-        "edition": NONEMPTY, "date": DATE, "source": NONEMPTY, "note": NONEMPTY,
+        "edition": NONEMPTY, "edition_short": NONEMPTY, "date": DATE, "source": NONEMPTY, "note": NONEMPTY,
         "base": {"type": "string", "pattern": SLUG},
         "penalties": {"type": "string", "pattern": SLUG}, "column": {"enum": ["lower"]},
         "revision": {"type": "array"}, "history": {"type": "array"},
@@ -160,6 +161,10 @@ SCHEMAS = {
         "refs": {"type": "array", "items": {"type": "string",
                                             "pattern": r"^[a-z0-9-]+:[0-9]+(\.[0-9]+)*$"}},
         "see_also": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
+        "example": {"type": "array", "items": _obj({
+            "says": NONEMPTY, "tool": {"enum": ["final_score", "chombo", "revealed_tiles"]},
+            "args": {"type": "object"}, "expect": {"type": "object", "minProperties": 1},
+        }, ["says", "tool", "args", "expect"])},
     }, ["id", "term", "definition", "provenance"]),
 }
 
@@ -339,7 +344,7 @@ def _build_rulesets(col: Collector, listing: _Listing, rules: dict, tables: dict
             source=spec["source"], date=spec.get("date"), note=spec.get("note"),
             base=spec.get("base"), preface=preface, chapters=chapters, sections=sections,
             penalties=rows, revisions=revisions, editions=editions, interpretations=interps,
-            table=table_id, _by_ref=MappingProxyType({s.ref: s for s in sections}))
+            table=table_id, edition_short=spec.get("edition_short", ""), _by_ref=MappingProxyType({s.ref: s for s in sections}))
     return rulesets
 
 
@@ -643,7 +648,9 @@ def _load_glossary(col: Collector, root: Path, rulesets: dict[str, Ruleset], kno
             id=t["id"], term=t["term"], japanese=t.get("japanese"), reading=t.get("reading"),
             definition=t["definition"].strip(), provenance=t["provenance"], romaji=tuple(t.get("romaji", ())),
             aliases=tuple(t.get("aliases", ())), explanation=t.get("explanation"),
-            source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ()))))
+            source=t.get("source"), refs=tuple(refs), see_also=tuple(t.get("see_also", ())),
+            examples=tuple(WorkedExample(e["says"], e["tool"], dict(e["args"]), dict(e["expect"]))
+                           for e in t.get("example", ()))))
     return terms
 
 

@@ -150,6 +150,7 @@ class Term:
     for word, from the ruleset ``source`` names (its glossary); ``"handbook"`` — written by the
     handbook (shown as a "Handbook note"), every fact citing a section or a named public source;
     its ``§`` references are to ``source``. ``explanation`` is always the handbook's.
+    ``examples`` are the worked numbers of the text as calculator calls (:class:`WorkedExample`).
     """
 
     id: str
@@ -164,6 +165,21 @@ class Term:
     source: str | None = None
     refs: tuple[tuple[str, str], ...] = ()
     see_also: tuple[str, ...] = ()
+    examples: tuple["WorkedExample", ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WorkedExample:
+    """A number a glossary text states, as a calculator call that must give it: ``says`` the words
+    of the definition or explanation it proves ("+20,000 each"); ``tool`` ``"final_score"``,
+    ``"chombo"`` or ``"revealed_tiles"`` (the public functions of :mod:`handbook`); ``args`` their
+    keyword arguments; ``expect`` ``{path: value}`` where a path names a field of the result
+    (``"rows.E.uma"``: the East row's uma in P; ``"payments.S"``; ``"points"``)."""
+
+    says: str
+    tool: str
+    args: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    expect: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +263,8 @@ class Ruleset:
     ``interpretations`` the handbook's readings that apply to several rows or a calculator.
     ``table`` is the id of the ruleset whose penalty table this one uses (its own id, or the
     ``penalties`` it names): the rows' ``ref`` numbers belong to that ruleset's rules (Rakkii Nomi
-    2026 cites WRC 2025 chapter 12.3).
+    2026 cites WRC 2025 chapter 12.3). ``edition_short`` is the edition in a few words, for
+    :attr:`label`.
     """
 
     id: str
@@ -266,7 +283,13 @@ class Ruleset:
     editions: tuple[Edition, ...] = ()
     interpretations: tuple["Interpretation", ...] = ()
     table: str = ""
+    edition_short: str = ""
     _by_ref: Mapping[str, Section] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def label(self) -> str:
+        """The ruleset's name with the edition its text is: "EMA RCR — text before 2016"."""
+        return f"{self.short} — {self.edition_short}" if self.edition_short else self.short
 
     def notes_for_tool(self, tool: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The handbook's notes for calculator ``tool`` (``"chombo"``) of this ruleset:

@@ -134,7 +134,40 @@ def chombo_fouls(ruleset: str, *, library: "Library | None" = None) -> list["Pen
     return list(out.values())
 
 
-def chombo(ruleset: str, offender: str, *, foul: str | None = None,
+def chombo_editions(ruleset: str, *, library: "Library | None" = None) -> dict[str | None, str]:
+    """The editions :func:`chombo` can settle ``ruleset``'s chombo by: ``{None: the source's text,
+    edition id: its name}`` (EMA RCR: ``{None: "EMA RCR — text before 2016 …", "2016": "EMA RCR 2016
+    …"}``); only ``{None: …}`` where no public source states another. Raises ``ValueError`` for an
+    unknown ruleset."""
+    lib = library or _library()
+    data = _rulings(lib).chombo
+    rid = _check_ruleset(ruleset, data, "chombo")
+    spec = data[rid]
+    out: dict[str | None, str] = {None: spec.get("edition_name", lib.rulesets[rid].edition)}
+    out.update({k: v["name"] for k, v in spec.get("editions", {}).items()})
+    return out
+
+
+def _edition_spec(rid: str, spec: dict, edition: str | None) -> dict:
+    """``spec`` as ``edition`` changes it (``None``: unchanged); ``ValueError`` for an edition the
+    ruleset does not have."""
+    if edition is None:
+        return spec
+    eds = spec.get("editions", {})
+    if not isinstance(edition, str) or edition not in eds:
+        raise ValueError(f"edition: {edition!r} is not an edition the {rid} chombo can be settled by; allowed: "
+                         f"None (the text this handbook follows){''.join(', ' + repr(k) for k in eds)}")
+    ed = eds[edition]
+    out = {**spec, "points": ed["points"], "notes": ed["notes"], "ref": ed.get("ref", spec["ref"])}
+    out.pop("points_note", None)
+    if "points_note" in ed:
+        out["points_note"] = ed["points_note"]
+    if not ed.get("payment", True):
+        out.pop("payment", None)
+    return out
+
+
+def chombo(ruleset: str, offender: str, *, foul: str | None = None, edition: str | None = None,
            library: "Library | None" = None) -> ChomboSettlement:
     """How a chombo by the player in seat ``offender`` (``"E"``, ``"S"``, ``"W"``, ``"N"``; East is
     the dealer) is settled.
@@ -151,13 +184,18 @@ def chombo(ruleset: str, offender: str, *, foul: str | None = None,
     column's usual chombo is 20P; a row that says only "Chonbo" gives the usual points. Raises
     ``ValueError`` naming the argument, the value and the allowed values for an unknown ruleset or
     seat, a foul id the table lacks, or a foul whose rows hold no chombo.
+
+    ``edition`` (default ``None``: the text the handbook follows) settles the chombo by another
+    edition a public source states (:func:`chombo_editions`): ``"2016"`` for EMA RCR, where since
+    1 April 2016 20,000 points (20P) come off the offender's score after uma and nothing is paid at
+    the table. ``ValueError`` names the allowed editions of the ruleset for any other value.
     """
     lib = library or _library()
     data = _rulings(lib).chombo
     rid = _check_ruleset(ruleset, data, "chombo")
     if offender not in SEATS:
         raise ValueError(f"offender: must be a seat wind, one of {', '.join(SEATS)} (East is the dealer), got {offender!r}")
-    spec = data[rid]
+    spec = _edition_spec(rid, data[rid], edition)
     points, strike, ref = int(spec.get("points", 0)), bool(spec.get("strike", False)), spec["ref"]
     notes = list(spec.get("notes", ()))
     row = None

@@ -101,6 +101,8 @@ class FinalSpec:
     notes: tuple[str, ...] = ()
     own_notes: tuple[str, ...] = ()
     examples: tuple[Example, ...] = ()
+    edition_name: str | None = None
+    editions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 DEPOSIT_RULES = ("winner", "first", "lost")
@@ -121,6 +123,11 @@ FINAL_SCHEMA = {
                                     "items": {"type": "integer", "minimum": 1, "maximum": 4}},
                            "uma": {"type": "number"}, "ref": {"type": "string", "minLength": 1},
                            "text": {"type": "string", "minLength": 1}}}},
+        "edition_name": {"type": "string", "minLength": 1},
+        "editions": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["name", "cite", "notes"],
+            "properties": {"name": {"type": "string", "minLength": 1}, "cite": {"type": "string", "minLength": 1},
+                           "notes": {"type": "array", "items": {"type": "string", "minLength": 1}}}}},
     },
 }
 
@@ -175,7 +182,8 @@ def _final_specs(col, file: str, raws: Mapping[str, tuple[str, dict]]) -> dict[s
             out[rid] = FinalSpec(ruleset=rid, ref=raw["ref"], start=merged["start"], uma=uma,
                                  deposits=merged["deposits"], sources=MappingProxyType(sources),
                                  notes=tuple(dict.fromkeys(notes)), own_notes=tuple(raw.get("notes", ())),
-                                 examples=tuple(examples))
+                                 examples=tuple(examples), edition_name=raw.get("edition_name"),
+                                 editions=MappingProxyType(dict(raw.get("editions", {}))))
     return out
 
 
@@ -232,6 +240,14 @@ SCHEMAS = {
                         "required": ["to_dealer", "to_others", "dealer_pays_each"],
                         "properties": {k: {"type": "integer", "minimum": 0}
                                        for k in ("to_dealer", "to_others", "dealer_pays_each")}},
+            # a later (or earlier) edition a public source states: its id -> what it changes
+            "editions": {"type": "object", "additionalProperties": {
+                "type": "object", "additionalProperties": False, "required": ["name", "cite", "points", "notes"],
+                "properties": {"name": {"type": "string", "minLength": 1}, "cite": {"type": "string", "minLength": 1},
+                               "points": {"type": "integer", "minimum": 0}, "payment": {"type": "boolean"},
+                               "ref": {"type": "string", "minLength": 1},
+                               "points_note": {"type": "string", "minLength": 1}, "notes": _STRS}}},
+            "edition_name": {"type": "string", "minLength": 1},
         },
     },
     "final_score": FINAL_SCHEMA,

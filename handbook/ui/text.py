@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from handbook.core.model import Library
+from handbook.i18n import N_
 
 BlockKind = Literal["para", "bullet", "number"]
 
@@ -220,3 +221,32 @@ def leading_ref(ref: str | None) -> str | None:
         return None
     m = re.match(_REF, ref.strip().lstrip("§"))
     return m.group(0) if m else None
+
+
+# The sources' penalty shorthand (see the source documents' README): each entry explains one
+# abbreviation where a cell shows it. The English strings go through gettext at the screen.
+SHORTHAND: tuple[tuple[str, str], ...] = (
+    (r"\bpp\b", N_("pp: point penalty (points taken from the offender's score)")),
+    (r"\b\d+P\b", N_("{n}P: {n} points, 1P = 1,000 table points, taken from the offender's final, tournament "
+                     "or season score")),
+    (r"\bChonbo\b", N_("Chonbo: the EMA/WRC spelling of chombo")),
+    (r"^\(.*\)$", N_("(…): in parentheses as the source prints it")),
+)
+
+
+def shorthand_notes(text: str | None) -> list[tuple[str, dict[str, str]]]:
+    """The sources' shorthand a penalty cell uses, each as ``(English message, its fields)``:
+    "20P pp" -> the notes for "NP" (``{"n": "20"}``) and "pp"; "(Chonbo 30P)" -> parentheses,
+    Chonbo and 30P. Each kind once, in :data:`SHORTHAND` order."""
+    out: list[tuple[str, dict[str, str]]] = []
+    if not text:
+        return out
+    for line in outcome_lines(text):
+        for pattern, message in SHORTHAND:
+            m = re.search(pattern, line)
+            if not m:
+                continue
+            fields = {"n": m.group(0)[:-1]} if "{n}" in message else {}
+            if (message, fields) not in out:
+                out.append((message, fields))
+    return out

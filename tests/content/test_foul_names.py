@@ -138,3 +138,18 @@ def test_every_covered_by_claim_is_a_reviewed_one(library):
     assert set(COVERED_BY_REVIEWED) - claims == set(), "reviewed claims no longer in fouls.toml"
     for sheet in ("incorrect-all-last-sheet", "unsigned-report-sheet"):
         assert "azrm" not in dict(library.fouls[sheet].covered_by)
+
+
+def test_robbing_a_closed_kan_for_thirteen_orphans_is_said_only_where_a_ruleset_allows_it(library):
+    # EMA RCR 3.3.7 allows it; Rakkii Nomi 2026 lists it as its own change from WRC 2025 (so plain
+    # WRC 2025, and AZRM which follows it, do not): no handbook text may say it in general
+    said = 0
+    for t in library.glossary:
+        if t.provenance != "handbook":
+            continue
+        for text in (t.definition, t.explanation or ""):
+            low = f"{t.term} {text}".casefold()
+            if "thirteen orphans" in low and "rob" in low:
+                said += 1
+                assert "EMA RCR 3.3.7" in text and "change from the WRC 2025" in text, (t.id, text)
+    assert said >= 3

@@ -132,3 +132,24 @@ def test_strikes_sentence_on_the_player_page_too(ctx):
     s = handbook.strike_status([], __import__("datetime").date(2026, 1, 1))
     out = "\n".join(texts(calc.strike_status_controls(ctx, s, literal=False)))
     assert "officials decide" in out
+
+
+def test_the_ema_chombo_and_end_of_hanchan_offer_the_2016_edition_labelled(ctx):
+    v = build_view(ctx, "/tools/chombo?ruleset=ema-rcr")
+    text = shown(v)
+    picker = by_key(v, "edition")
+    assert "EMA RCR — text before 2016" in " ".join(o.text for o in picker.options)
+    assert picker.value == calc.SOURCE_EDITION and "Payments (table points)" in text
+    assert "Usual chombo (paid at the table, no P deducted)" in " ".join(o.text for o in by_key(v, "foul").options)
+    v = build_view(ctx, "/tools/chombo?ruleset=ema-rcr&edition=2016")
+    text = shown(v)
+    assert "Points deducted: 20P" in text and "No payment: the table score is unchanged." in text
+    v = build_view(ctx, "/tools/final?ruleset=ema-rcr&edition=2016&e=30000&s=30000&w=30000&n=30000")
+    assert "(20P) per chombo come off the offender's score after uma" in shown(v)
+    v = build_view(ctx, "/tools/chombo?ruleset=azrm")
+    assert not any(getattr(c, "key", None) == "edition" for c in walk(v))  # no other edition stated
+
+
+def test_the_rules_pages_say_the_edition(ctx):
+    assert "EMA RCR — text before 2016" in shown(build_view(ctx, "/rules"))
+    assert "EMA RCR — text before 2016" in shown(build_view(ctx, "/rules/ema-rcr"))

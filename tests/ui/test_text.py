@@ -84,3 +84,14 @@ def test_labels():
     assert leading_ref("12.3.1 (2)") == "12.3.1"
     assert leading_ref("2.2") == "2.2"
     assert leading_ref(None) is None
+
+
+def test_the_sources_shorthand_is_explained_where_it_shows():
+    from handbook.ui.text import shorthand_notes
+
+    notes = dict(shorthand_notes("20P pp"))
+    assert any(m.startswith("pp:") for m in notes) and {"n": "20"} in notes.values()
+    kinds = [m.split(":")[0] for m, _f in shorthand_notes("(Chonbo 30P)")]
+    assert kinds == ["{n}P", "Chonbo", "(…)"]
+    assert shorthand_notes("Not penalized") == [] and shorthand_notes(None) == []
+    assert shorthand_notes("1-2 tiles: Warning / 5P pp 3-6 tiles: Dead hand 7+ tiles: Chonbo 30P")

@@ -206,8 +206,10 @@ class _ChomboScreen:
         self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"))
         self.seat = q["seat"] if q.get("seat") in handbook.SEATS else "S"
         self.foul = q.get("foul") or USUAL
+        self.edition = q.get("edition") or None
         self.result = ft.Column(spacing=8, key="chombo-result")
         self.foul_slot = ft.Row([self.foul_picker()])
+        self.edition_slot = ft.Row(self.edition_picker())
         self.show()
 
     def view(self) -> ft.View:
@@ -221,6 +223,7 @@ class _ChomboScreen:
         )
         return self.ctx.view(route=self.ctx.route, title=_("Chombo settlement"), controls=[
             ft.Row([_ruleset_picker(self.ctx, self.ruleset, self.pick_ruleset)]),
+            self.edition_slot,
             self.foul_slot,
             captioned(_("Offender seat"), ft.Row([seats])),
             ft.Text(_("East is the dealer."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
@@ -233,16 +236,31 @@ class _ChomboScreen:
         fouls = handbook.chombo_fouls(self.ruleset, library=lib)
         if self.foul not in {r.id for r in fouls}:
             self.foul = USUAL
-        usual = handbook.chombo(self.ruleset, "S", library=lib).points
-        options = [ft.DropdownOption(key=USUAL, text=_("Usual chombo ({points}P)").format(points=usual))]
+        usual = handbook.chombo(self.ruleset, "S", library=lib, edition=self.edition)
+        text = (_("Usual chombo ({points}P)").format(points=usual.points) if usual.points or not any(usual.payments.values())
+                else _("Usual chombo (paid at the table, no P deducted)"))
+        options = [ft.DropdownOption(key=USUAL, text=text)]
         options += [ft.DropdownOption(key=r.id, text=f"{r.foul} — {r.penalty}") for r in fouls]
         return named(ft.Dropdown(label=_("Foul"), value=self.foul, options=options, expand=True,
                                  text_size=BODY_SIZE, on_select=self.pick_foul, key="foul"))
 
+    def edition_picker(self) -> list[ft.Control]:
+        """Where a public source states another edition (EMA RCR 2016): which one to settle by,
+        the source's text first and chosen by default, each labelled."""
+        return _edition_picker(self.ctx, handbook.chombo_editions(self.ruleset, library=self.ctx.library),
+                               self.edition, self.pick_edition)
+
+    def pick_edition(self, e) -> None:
+        self.edition = None if e.control.value in (None, SOURCE_EDITION) else e.control.value
+        self.foul_slot.controls = [self.foul_picker()]
+        self.changed()
+
     def show(self) -> None:
         _, lib = self.ctx._, self.ctx.library
+        if self.edition not in handbook.chombo_editions(self.ruleset, library=lib):
+            self.edition = None
         try:
-            s = handbook.chombo(self.ruleset, self.seat, library=lib,
+            s = handbook.chombo(self.ruleset, self.seat, library=lib, edition=self.edition,
                                 foul=None if self.foul == USUAL else self.foul)
         except ValueError as exc:
             self.result.controls = [error_box(readable(exc, _))]
@@ -255,6 +273,8 @@ class _ChomboScreen:
 
     def pick_ruleset(self, value: str) -> None:
         self.ruleset = value
+        self.edition = None
+        self.edition_slot.controls = self.edition_picker()
         self.foul_slot.controls = [self.foul_picker()]
         self.changed()
 
@@ -267,6 +287,23 @@ class _ChomboScreen:
         if sel:
             self.seat = sel[0]
         self.changed()
+
+
+SOURCE_EDITION = "source"
+
+
+def _edition_picker(ctx: AppContext, editions: dict, chosen: str | None, on_select) -> list[ft.Control]:
+    """An "Edition" dropdown where ``editions`` (``{None: the source's text, id: name}``) offers
+    more than the source's text; nothing otherwise."""
+    if len(editions) < 2:
+        return []
+    _ = ctx._
+    options = [ft.DropdownOption(key=SOURCE_EDITION, text=_("{edition} — the text this handbook follows").format(
+        edition=editions[None]))]
+    options += [ft.DropdownOption(key=k, text=_("{edition} — a later edition (public source)").format(edition=name))
+                for k, name in editions.items() if k is not None]
+    return [named(ft.Dropdown(label=_("Edition"), value=chosen or SOURCE_EDITION, options=options, expand=True,
+                              text_size=BODY_SIZE, on_select=on_select, key="edition"))]
 
 
 def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender: str) -> list[ft.Control]:
@@ -703,6 +740,7 @@ class _FinalState:
         self.penalties = {s: q.get("p" + s.lower(), "") for s in handbook.SEATS}
         sticks = q.get("sticks", "")
         self.sticks = int(sticks) if sticks.isascii() and sticks.isdigit() and len(sticks) <= 3 else 0
+        self.edition: str | None = q.get("edition") or None
 
     def missing(self) -> bool:
         return any(not re.search(r"\d", v or "") for v in self.scores.values())
@@ -711,7 +749,10 @@ class _FinalState:
         """The result; ``ValueError`` (English, naming the box) for a box that is not a number."""
         scores = {s: parse_points(self.scores[s], f"scores: {s}") for s in handbook.SEATS}
         pens = {s: parse_points(v, f"penalties: {s}") for s, v in self.penalties.items() if v.strip()}
-        return handbook.final_score(self.ruleset, scores, deposits=self.sticks, penalties=pens, library=lib)
+        if self.edition not in handbook.final_editions(self.ruleset, library=lib):
+            self.edition = None
+        return handbook.final_score(self.ruleset, scores, deposits=self.sticks, penalties=pens, library=lib,
+                                    edition=self.edition)
 
 
 def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
@@ -793,13 +834,24 @@ class _FinalScreen:
                                   text_align=ft.TextAlign.CENTER, key="sticks")
         self.sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=self.st.sticks),
                                         content=self.sticks_box)
+        self.edition_slot = ft.Row(self.edition_picker())
         self.show()
+
+    def edition_picker(self) -> list[ft.Control]:
+        """Where a public source states another edition (EMA RCR 2016): which one to follow."""
+        return _edition_picker(self.ctx, handbook.final_editions(self.st.ruleset, library=self.ctx.library),
+                               self.st.edition, self.pick_edition)
+
+    def pick_edition(self, e) -> None:
+        self.st.edition = None if e.control.value in (None, SOURCE_EDITION) else e.control.value
+        self.changed()
 
     def view(self) -> ft.View:
         _ = self.ctx._
         ids = list(handbook.core.rulings._rulings(self.ctx.library).final)
         return self.ctx.view(route=self.ctx.route, title=_("End of hanchan"), controls=[
             ft.Row([_ruleset_picker(self.ctx, self.st.ruleset, self.pick_ruleset, ids)]),
+            self.edition_slot,
             ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
                       "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
             *[self.seat_row(seat) for seat in handbook.SEATS], self.sticks_row(), self.result,
@@ -871,6 +923,8 @@ class _FinalScreen:
 
     def pick_ruleset(self, value: str) -> None:
         self.st.ruleset = value
+        self.st.edition = None
+        self.edition_slot.controls = self.edition_picker()
         self.changed()
 
     def step(self, delta: int) -> None:

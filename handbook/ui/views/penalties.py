@@ -15,7 +15,7 @@ from handbook.core.search import fold
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.routes import penalty_route, section_route
-from handbook.ui.text import leading_ref, outcome_lines, ref_label
+from handbook.ui.text import leading_ref, outcome_lines, ref_label, shorthand_notes
 from handbook.ui.widgets import (
     entry_actions,
     refresh,
@@ -133,6 +133,9 @@ def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Co
     lines = outcome_lines(col.text) or [_("(not given)")]
     # one outcome a line ("1-2 tiles: …", "3-6 tiles: …"), the source's words unchanged
     items.extend(ft.Text(line, size=BODY_SIZE, weight=weight) for line in lines)
+    # the sources' shorthand, explained where it shows ("20P pp", "(Chonbo 30P)")
+    items.extend(ft.Text(_(msg).format(**fields), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+                 for msg, fields in shorthand_notes(col.text))
     return ft.Container(
         content=ft.Column(items, spacing=2, tight=True),
         expand=True,
@@ -235,7 +238,7 @@ def build_index(ctx: AppContext) -> ft.View:
         sub = [rs.title, _.ngettext("{count} row", "{count} rows", len(rs.penalties)).format(count=len(rs.penalties))]
         if two_column(rs):
             sub.append(_("World Championship and Lower side by side"))
-        controls.append(nav_tile(ctx, rs.short, penalty_route(rs.id), subtitle=sub,
+        controls.append(nav_tile(ctx, rs.label, penalty_route(rs.id), subtitle=sub,
                                  leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY),
                                  trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
     return ctx.view(route=ctx.route, title=_("Penalties"), back=False, controls=controls)
@@ -274,7 +277,7 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
 
     header: list[ft.Control] = [filter_field(ctx, filtered, value=state["q"],
                                              hint=_("foul, penalty or §"))]
-    intro: list[ft.Control] = [ft.Text(rs.title, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+    intro: list[ft.Control] = [ft.Text(f"{rs.title} · {rs.label}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
         header.append(ft.Row([ft.Container(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
                                                                 on_change=diff_toggled)), expand=True), count],

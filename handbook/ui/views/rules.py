@@ -114,11 +114,11 @@ def build_index(ctx: AppContext) -> ft.View:
         if rs.sections:
             sub = [rs.title, _.ngettext("{count} section · {edition}", "{count} sections · {edition}",
                                           len(rs.sections)).format(count=len(rs.sections), edition=rs.edition)]
-            controls.append(nav_tile(ctx, rs.short, f"/rules/{rs.id}", subtitle=sub,
+            controls.append(nav_tile(ctx, rs.label, f"/rules/{rs.id}", subtitle=sub,
                                      leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY),
                                      trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
         else:
-            controls.append(nav_tile(ctx, rs.short, penalty_route(rs.id),
+            controls.append(nav_tile(ctx, rs.label, penalty_route(rs.id),
                                      subtitle=[rs.title, _("Penalty table only")],
                                      leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
     return ctx.view(route=ctx.route, title=_("Rules"), back=False, controls=controls)
@@ -128,6 +128,7 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
     _ = ctx._
     out: list[ft.Control] = [
         ft.Text(rs.title, size=18, weight=ft.FontWeight.BOLD),
+        ft.Text(rs.label, size=BODY_SIZE, weight=ft.FontWeight.W_600, key="ruleset-label"),
         ft.Text(rs.edition, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
     ]
     if rs.base and rs.base in ctx.library.rulesets:
