@@ -57,7 +57,7 @@ class _Kept:
     the memo, the building's state as plain data."""
 
     _STATE = ("docs", "_postings", "_sections", "_row_refs", "_ja_pending", "_rows_of", "_romaji", "_keys",
-              "_fuzzy_keys", "_stems", "_idf_n", "_kind_rank", "_groups", "_ref_words")
+              "_fuzzy_keys", "_stems", "_idf_n", "_kind_rank", "_groups", "_ref_words", "_covered")
     _DOC_FIELDS = ("ruleset", "titles", "title_stems", "exact", "listed", "foul", "cites", "lifts", "editions")
     _HIT_FIELDS = ("kind", "ruleset", "ref", "title", "subtitle", "score", "row")
 
@@ -100,7 +100,7 @@ class _Kept:
             for name in ("_sections", "_row_refs", "_rows_of", "_stems"):
                 setattr(self, name, defaultdict(list, state[name]))
             for name in ("_ja_pending", "_romaji", "_keys", "_fuzzy_keys", "_idf_n", "_kind_rank", "_groups",
-                         "_ref_words"):
+                         "_ref_words", "_covered"):
                 setattr(self, name, state[name])
         if len(self._kind_rank) != len(self.docs) or len(self._groups) != len(self.docs):
             raise ValueError("the state's documents and their ranks do not match")

@@ -35,6 +35,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         self._foul_templates: dict[str, dict[str, float]] = {}  # foul id -> postings of its names
         self._row_templates: dict[tuple, dict[str, float]] = {}  # a row's text -> its postings
         self._rows_of: dict[tuple[str, str], list[int]] = defaultdict(list)  # (ruleset, foul) -> docs
+        self._covered: set[tuple[str, str]] = set()  # (ruleset, foul): dealt with there without rows (covered_by)
         self._romaji: set[str] = set()  # romaji names written as one word (kuikae, ryukyoku)
         with paused_gc():
             self._build(library)
@@ -299,6 +300,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
                 continue
             scaled = {key: score * W.covered_share for key, score in self._foul_names(foul).items()}
             for rid, target in foul.covered_by:
+                self._covered.add((rid, foul.id))
                 kind, _, ref = target.partition(":")
                 docs = self._rows_of.get((rid, ref), ()) if kind == "penalty" else (
                     (rule_doc[(rid, ref)],) if (rid, ref) in rule_doc else ())

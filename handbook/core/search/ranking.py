@@ -61,6 +61,7 @@ class Weights:
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
     mix_share: float = 0.9  # see _Ranking._mix_kinds
+    covered_close: float = 0.5  # see _Ranking.elsewhere: a ruling this close to the first one counts as found
 
 
 #: the weights the search uses
@@ -371,6 +372,10 @@ class _Ranking:
         ranked = self._ranked(query, ruleset, editions=True)
         return [self.docs[d].ruleset for s, d in ranked if self.docs[d].ruleset and s >= 0.5 * ranked[0][0]]
 
+    def _covers(self, ruleset: str, foul: str) -> bool:
+        """Whether ``ruleset`` has rows for ``foul`` or deals with it elsewhere (``covered_by``)."""
+        return (ruleset, foul) in self._rows_of or (ruleset, foul) in self._covered
+
     def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
         """Penalty rows of *other* rulesets for the fouls this query finds that ``ruleset``'s
         table has no row for ("not covered by AZRM — here is what WRC and EMA say"), best first,
@@ -378,13 +383,21 @@ class _Ranking:
 
         A foul counts when one of its rows is among the first three rulings of the search over
         every ruleset and scores at least as well as the best ruling ``ruleset`` has for the query
-        (or ``ruleset`` has none). Empty when ``ruleset`` covers what was found."""
+        (or ``ruleset`` has none). Empty when ``ruleset`` covers what was found: when it has a
+        row for the foul of one of those first three rulings that scores at least
+        ``Weights.covered_close`` of the first, reads one of them as dealt with elsewhere
+        in its rules (``Foul.covered_by``), or has a section among them."""
         filtered = [x for x in self._ranked(query, ruleset) if self.docs[x[1]].hit.kind != "term"]
         unfiltered = [x for x in self._ranked(query, None) if self.docs[x[1]].hit.kind != "term"]
         own_best = filtered[0][0] if filtered else 0.0
+        top = unfiltered[0][0] if unfiltered else 0.0
+        found = [self.docs[d] for s, d in unfiltered[:3] if s >= W.covered_close * top]
+        if any(doc.ruleset == ruleset or (doc.foul is not None and self._covers(ruleset, doc.foul))
+               for doc in found):
+            return []
         fouls = [self.docs[d].foul for s, d in unfiltered[:3]
-                 if self.docs[d].foul is not None and s >= own_best
-                 and (ruleset, self.docs[d].foul) not in self._rows_of]
+                 if self.docs[d].foul is not None and s >= own_best and s >= W.covered_close * top
+                 and not self._covers(ruleset, self.docs[d].foul)]
         picks: dict[tuple[str, str], tuple[float, int]] = {}
         for s, d in self._ranked(query, None):
             doc = self.docs[d]
