@@ -38,13 +38,14 @@ _LIBRARIES = ("snowballstemmer", "Stemmer", "jaconv")  # the modules the buildin
 
 @functools.lru_cache(maxsize=4)
 def code_digest(core: Path | None = None) -> str:
-    """SHA-256 of the sources of ``handbook.core`` (the folder ``core``, by default this module's)
-    and of the Python, Unicode and library versions the index is built with (once per process)."""
+    """SHA-256 of the sources of ``handbook.core`` (the folder ``core``, by default this module's,
+    with its packages: ``core/search/``) and of the Python, Unicode and library versions the index is built with (once per process)."""
     h = hashlib.sha256()
     for part in (sys.version, unicodedata.unidata_version, *map(_library, _LIBRARIES)):
         h.update(part.encode() + b"\0")
-    for path in sorted((core or Path(__file__).resolve().parent).glob("*.py")):
-        h.update(path.name.encode() + b"\0")
+    root = core or Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from handbook.core import search
+from handbook.core.search import cache, folding
 from handbook.core.search import SearchIndex
 
 QUERIES = [("見せ牌", None), ("手牌を倒して見せてしまった", "azrm"), ("ショーハイ", None), ("chombo", "azrm"),
@@ -22,12 +22,12 @@ def _ranked(index: SearchIndex) -> list:
 @pytest.fixture(scope="module")
 def fresh_results(library):
     """Every query on an index without memos (each word matched afresh)."""
-    saved = search._memoised
-    search._memoised = lambda match: match
+    saved = cache._memoised
+    cache._memoised = lambda match: match
     try:
         return _ranked(SearchIndex(library))
     finally:
-        search._memoised = saved
+        cache._memoised = saved
 
 
 def test_japanese_tables_are_built_by_the_first_japanese_query(library):
@@ -72,9 +72,9 @@ def test_memoised_matches_give_the_same_results_again(library, fresh_results):
 
 
 def test_the_memo_keeps_a_bounded_number_of_words(monkeypatch):
-    monkeypatch.setattr(search, "UNIT_MEMO", 3)
+    monkeypatch.setattr(cache, "UNIT_MEMO", 3)
     calls = []
-    memoised = search._memoised(lambda w: calls.append(w) or {len(w): 1.0})
+    memoised = cache._memoised(lambda w: calls.append(w) or {len(w): 1.0})
     for w in ["a", "bb", "a", "ccc", "dddd", "a"]:
         assert memoised(w) == {len(w): 1.0}
     assert calls == ["a", "bb", "ccc", "dddd", "a"]  # "a" was the oldest when "dddd" came
@@ -172,7 +172,7 @@ def test_a_phrase_is_found_in_a_title_as_by_scanning_every_title(library):
     for doc in index.docs:
         for run in runs:
             if doc.stem_set.issuperset(run):
-                scanned = any(search._contains(t, run) for t in doc.title_stems)
+                scanned = any(folding._contains(t, run) for t in doc.title_stems)
                 assert doc.has_phrase(run) == scanned, (doc.hit.ref, run)
                 checked += 1
     assert checked > 1000
@@ -187,8 +187,8 @@ def test_fold_is_nfkc_casefold_without_accents_as_defined():
     def defined(text: str) -> str:
         if text.isascii():
             return text.lower()
-        text = unicodedata.normalize("NFKC", text).casefold().translate(search._MACRONS).translate(
-            search._KATA_TO_HIRA)
+        text = unicodedata.normalize("NFKC", text).casefold().translate(folding._MACRONS).translate(
+            folding._KATA_TO_HIRA)
         decomposed = unicodedata.normalize("NFD", text)
         if len(decomposed) != len(text):
             text = unicodedata.normalize("NFC", "".join(
@@ -200,7 +200,7 @@ def test_fold_is_nfkc_casefold_without_accents_as_defined():
     texts = chars + ["".join(rnd.choice(chars) for _ in range(rnd.randrange(2, 12))) for _ in range(20000)]
     texts += ["Ryūkyoku", "İstanbul", "café ﬁnal", "ショーハイ", "チョンボ (錯和)", "Ｔｅｎｐａｉ"]
     for text in texts:
-        assert search.fold.__wrapped__(text) == defined(text), repr(text)
+        assert folding.fold.__wrapped__(text) == defined(text), repr(text)
 
 
 def test_short_japanese_words_are_found_as_by_scanning_every_field(library):
@@ -210,7 +210,7 @@ def test_short_japanese_words_are_found_as_by_scanning_every_field(library):
     index.search("見せ牌")
     fields = index._ja_fields
     chars = sorted({c for text, _d, _w in fields for c in text if not c.isascii()})
-    pairs = sorted({run[i:i + 2] for text, _d, _w in fields for run in search._CJK.findall(text)
+    pairs = sorted({run[i:i + 2] for text, _d, _w in fields for run in folding._CJK.findall(text)
                     for i in range(len(run) - 1)})
     words = chars[::2] + pairs[::7] + ["牌", "手牌", "見せ", "ツモ", "つも", "x", "ぁ"]
     for word in words:

@@ -1,0 +1,276 @@
+"""Matching a query's words against the index: each latin word by its keys (exact, stem, lemma,
+synonym class, romaji verb form, prefix, typo) and each Japanese segment or content word by the
+Japanese fields; a unit is ``{doc: score}`` with the number of documents it matches."""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+import unicodedata
+from collections import defaultdict
+
+from handbook.core.search.doc import _Doc
+from handbook.core.search.folding import (
+    _CJK, _JA_WORD, _SYNONYM_OF, _WORD, STOPWORDS, _damerau_levenshtein, _deletions, _stem, fold, lemma, romaji_bases,
+    romaji_key, words)
+from handbook.core.search.japanese import _LONGEST_NAME, _NO_DOCS, _bigrams, kana_fold
+
+_HOW_MANY = re.compile(r"\bhow (many|much)\b")
+JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
+
+
+class _Matching:
+    """The parts of :class:`~handbook.core.search.SearchIndex` that match a query's words."""
+
+    def _candidates(self, word: str, is_last: bool) -> dict[str, float]:
+        """Index keys a query word matches, with the match quality (1 exact … 0.5 typo)."""
+        key = romaji_key(word)
+        found: dict[str, float] = {}
+        if key in self._postings:
+            found[key] = 1.0
+        for k in self._stems.get(_stem(key), ()):
+            found.setdefault(k, 0.95)
+        base = lemma(word)
+        if base != word:  # an irregular form: took -> take, drew -> draw
+            bkey = romaji_key(base)
+            if bkey in self._postings:
+                found.setdefault(bkey, 0.95)
+            for k in self._stems.get(_stem(bkey), ()):
+                found.setdefault(k, 0.9)
+        for other in _SYNONYM_OF.get(_stem(romaji_key(base)), ()):
+            for k in self._stems.get(other, ()):
+                found.setdefault(k, 0.75)
+        if not found and key.isalpha():  # a romaji verb form: agatta -> agari
+            found.update((b, 0.85) for b in romaji_bases(key) if b in self._postings)
+        if len(key) >= 2 and (is_last or len(key) >= 4):
+            i = bisect.bisect_left(self._keys, key)
+            quality = 0.8 if is_last else 0.6
+            while i < len(self._keys) and self._keys[i].startswith(key):
+                found.setdefault(self._keys[i], quality)
+                i += 1
+        if len(word) >= 5 and key.isalpha() and not any(q >= 0.9 for q in found.values()):
+            limit = 2 if len(word) >= 9 else 1
+            for k, dist in self._typo_matches(key, limit):
+                if abs(len(k) - len(key)) <= limit:
+                    quality = 0.55 if dist == 1 else 0.45
+                    found.setdefault(k, quality)
+                    # the corrected word matches its other forms too (revaeled -> revealed -> revealing)
+                    for other in self._stems.get(_stem(k), ()):
+                        found.setdefault(other, quality * 0.95)
+        return found
+
+    def _typo_matches(self, key: str, limit: int) -> list[tuple[str, int]]:
+        """The typo-matching vocabulary's keys within ``limit`` edits of ``key`` (Damerau-Levenshtein
+        distance, RapidFuzz), nearest first, then in key order.
+
+        Only keys that share a string made by ``limit`` or fewer deletions with ``key`` can be within
+        ``limit`` edits (each edit -- insertion, deletion, substitution, transposition -- is undone
+        by deleting one character on each side at most): those few are measured, not the whole
+        vocabulary."""
+        variants = _deletions(key, limit)
+        near: set[str] = set()
+        for length in range(max(4, len(key) - limit), len(key) + limit + 1):
+            table = self._deletion_table(length, limit)
+            for v in variants:
+                found = table.get(v)
+                if found is not None:
+                    near.update(found)
+        distance = _damerau_levenshtein()
+        out = []
+        for k in near:
+            dist = distance(key, k, score_cutoff=limit)
+            if dist <= limit:
+                out.append((dist, k))
+        out.sort()
+        return [(k, dist) for dist, k in out]
+
+    def _deletion_table(self, length: int, depth: int) -> dict[str, list[str]]:
+        """Every string made by ``depth`` or fewer deletions from a typo-matching key of ``length``
+        letters -> those keys (built on first use, per length and depth)."""
+        table = self._deletion_tables.get((length, depth))
+        if table is None:
+            built: dict[str, list[str]] = defaultdict(list)
+            for k in self._fuzzy_keys:
+                if len(k) == length:
+                    for v in _deletions(k, depth):
+                        built[v].append(k)
+            table = self._deletion_tables[(length, depth)] = dict(built)
+        return table
+
+    def _latin_unit(self, word: str, is_last: bool, ruleset: str | None, editions: bool
+                    ) -> tuple[dict[int, float], int, bool]:
+        """A query word's unit: ``{doc: score}`` over the documents a search with ``ruleset`` may
+        show (each doc's best matching key counts), how many documents of the whole corpus it
+        matches (its rarity), and True (the unit is narrowed to the scope already)."""
+        candidates = self._candidates(word, is_last)
+        everywhere = self._postings
+        if len(candidates) == 1:
+            (only,) = candidates
+            count = len(everywhere[only])
+        else:
+            count = len(set().union(*[everywhere[key] for key in candidates]))
+        scoped = self._scoped_postings(ruleset, editions)
+        per: dict[int, float] = {}
+        for key, quality in candidates.items():
+            postings = scoped.get(key)
+            if not postings:
+                continue
+            if not per:  # the first key: every posting (all scores are positive)
+                per = {doc: weight * quality for doc, weight in postings.items()}
+                continue
+            get = per.get
+            for doc, weight in postings.items():
+                s = weight * quality
+                if s > get(doc, 0.0):
+                    per[doc] = s
+        return per, count, True
+
+    def _scoped_postings(self, ruleset: str | None, editions: bool) -> dict[str, dict[int, float]]:
+        """The postings narrowed to the documents a search with ``ruleset`` may show (built on
+        first use, per ruleset; a key's postings all in the scope are shared, not copied)."""
+        key = (ruleset, editions)
+        scoped = self._scoped.get(key)
+        if scoped is None:
+            scope = self._scope(ruleset, editions)
+            scoped = {}
+            for k, docs in self._postings.items():
+                mine = {d: w for d, w in docs.items() if d in scope}
+                if mine:
+                    scoped[k] = docs if len(mine) == len(docs) else mine
+            self._scoped[key] = scoped
+        return scoped
+
+    def _japanese_unit(self, seg: str) -> dict[int, float]:
+        """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
+        (a sentence) that hold many of its character pairs; each doc's best match counts."""
+        if len(seg) < 3:  # a short segment: only the fields holding it
+            return self._ja_word_unit(seg)
+        per: dict[int, float] = {}
+        matches = [self._ja_containing(seg), self._ja_names_inside(seg), self._ja_pairs(seg)]
+        for found in matches:
+            for doc, s in found:
+                if s > per.get(doc, 0.0):
+                    per[doc] = s
+        return per
+
+    def _ja_word_unit(self, word: str) -> dict[int, float]:
+        """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
+        each doc's best field counting (a word of one or two characters: looked up, read only)."""
+        if len(word) == 1:
+            return self._ja_chars().get(word, _NO_DOCS)
+        if len(word) == 2:
+            return self._ja_pair_units.get(word, _NO_DOCS)
+        per: dict[int, float] = {}
+        for doc, s in self._ja_containing(word):
+            if s > per.get(doc, 0.0):
+                per[doc] = s
+        return per
+
+    def _ja_containing(self, seg: str):
+        """Fields holding ``seg``, two characters or more (their rarest shared character pair
+        narrows the scan)."""
+        pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
+        for i in min(pairs, key=len) if pairs else ():
+            text, doc, w = self._ja_fields[i]
+            if seg in text:
+                yield doc, w * (2.0 if text == seg else 1.0)
+
+    def _ja_chars(self) -> dict[str, dict[int, float]]:
+        """Character -> the docs whose Japanese holds it, each with its best field's weight (twice
+        a field that is this one character), in the order of their first field; for one-kanji
+        words, built on first use."""
+        chars = self._ja_char_fields
+        if chars is None:
+            units: dict[str, dict[int, float]] = defaultdict(dict)
+            for text, doc, w in self._ja_fields:
+                for c in set(text):
+                    unit = units[c]
+                    s = w * (2.0 if text == c else 1.0)
+                    if s > unit.get(doc, 0.0):
+                        unit[doc] = s
+            chars = self._ja_char_fields = dict(units)
+        return chars
+
+    def _ja_names_inside(self, seg: str):
+        """Names standing inside the query (携帯が鳴った holds 携帯): every piece looked up once."""
+        names = self._ja_name_index
+        for a in range(len(seg)):
+            for b in range(a + 2, min(len(seg), a + _LONGEST_NAME) + 1):
+                if b - a < len(seg):
+                    for doc, w in names.get(seg[a:b], ()):
+                        yield doc, w * (0.4 + 0.6 * (b - a) / len(seg))
+
+    def _ja_pairs(self, seg: str):
+        """A sentence (手牌を倒して見せてしまった): the share of its character pairs a field holds,
+        each pair counted by its rarity; pairs found nowhere (particles) do not count."""
+        grams = [self._ja_grams[g] for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
+        weights = [(docs, math.log(1.0 + self._idf_n / (1.0 + len(docs)))) for docs in grams]
+        total = sum(w for _d, w in weights)
+        acc: dict[int, float] = defaultdict(float)
+        for docs, idf in weights:
+            for doc, w in docs.items():
+                acc[doc] += idf * w
+        for doc, a in acc.items():
+            yield doc, 0.8 * a / total
+
+    def _units(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+               editions: bool = False) -> tuple[list[tuple[dict[int, float], int, bool]], str, bool]:
+        """The query's units (one per Japanese segment, per content word of a Japanese sentence
+        and per latin word), each a ``{doc: score}`` with the number of documents it matches in
+        the whole corpus and whether it is narrowed to ``ruleset``'s scope already, and the latin
+        part of the query."""
+        units: list[tuple[dict[int, float], int, bool]] = []
+        for seg in _CJK.findall(q):
+            unit = self._japanese_unit(kana_fold(seg))
+            units.append((unit, len(unit), False))
+        if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
+            raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
+            ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
+            if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
+                for w in ja_words:
+                    word = kana_fold(fold(w))
+                    unit = self._ja_word_unit(word)
+                    # a kanji run with a suffix or prefix no field has (和了放棄中, 配牌時): its
+                    # longest part that some field holds
+                    n = len(word) - 1
+                    while not unit and n >= 2:
+                        for part in dict.fromkeys((word[:n], word[-n:])):
+                            unit = self._ja_word_unit(part)
+                            if unit:
+                                break
+                        n -= 1
+                    if unit:
+                        units.append((unit, len(unit), False))
+        latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
+        qwords = [w for w in words(latin) if w not in STOPWORDS]
+        # hyphenated query words: match the joined form, not each part separately
+        raw = [m.group(0) for m in _WORD.finditer(latin)]
+        joined = [w.replace("-", "") for w in raw if "-" in w]
+        if joined:
+            parts = {p for w in raw if "-" in w for p in w.split("-")}
+            qwords = [w for w in qwords if w not in parts and w not in joined] + joined
+        qwords = list(dict.fromkeys(qwords))
+        joined = False
+        if join and 1 < len(qwords) <= 3 and romaji_key("".join(qwords)) in self._romaji:  # kui kae, ryuu kyoku
+            qwords = ["".join(qwords)]
+            joined = True
+        for n, w in enumerate(qwords):
+            units.append(self._latin_unit(w, n == len(qwords) - 1, ruleset, editions))
+        return units, latin, joined
+
+    def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
+        if doc.editions is not editions:
+            return False
+        if ruleset is None:
+            return doc.listed
+        return doc.ruleset is None or doc.ruleset == ruleset
+
+    def _scope(self, ruleset: str | None, editions: bool) -> frozenset[int]:
+        """The documents a search with this ``ruleset`` may show (computed once per ruleset)."""
+        key = (ruleset, editions)
+        scope = self._scopes.get(key)
+        if scope is None:
+            scope = self._scopes[key] = frozenset(
+                i for i, doc in enumerate(self.docs) if self._in_scope(doc, ruleset, editions))
+        return scope
