@@ -49,11 +49,13 @@ def _load_tool(name: str):
 
 
 pwa_build = _load_tool("build")
-StaticServer = _load_tool("serve").StaticServer
+_serve = _load_tool("serve")
+StaticServer, Link = _serve.StaticServer, _serve.Link
 
 __all__ = ["App", "BUILD", "pwa_build", "CHROMIUM", "PwaServer", "Requests", "ROOT", "SLOW", "Timings",
            "build_info", "ensure_build", "is_local", "launch", "launch_profile", "netlog_app_requests", "new_context",
-           "open_app", "precache_files", "reload_app", "VARIANTS", "wait_for_service_worker"]
+           "open_app", "precache_files", "reload_app", "VARIANTS", "wait_for_service_worker", "Link",
+           "SLOW_NETWORK", "Throttle", "TIMED_FETCH_JS", "NOT_BLINK_JS"]
 
 #: First load: 38 MB over loopback plus Pyodide; generous for a busy 2-core machine.
 FIRST_LOAD_TIMEOUT_S = 120 * SLOW
@@ -96,14 +98,22 @@ def precache_files(out: Path = BUILD, variant: str = "skwasm") -> list[str]:
 # ----------------------------------------------------------------------------------------- server
 
 class PwaServer:
-    """``build/pwa`` served from a thread on 127.0.0.1 and a free port; ``stop()`` takes it away."""
+    """``build/pwa`` served from a thread on 127.0.0.1 and a free port; ``stop()`` takes it away.
+    ``link``: a :class:`Link` every response shares (a slow network's downlink)."""
 
-    def __init__(self, directory: Path = BUILD, port: int | None = None):
+    def __init__(self, directory: Path = BUILD, port: int | None = None, link: Link | None = None):
         port = port or free_port()
         assert port not in RESERVED_PORTS
-        self.static = StaticServer(directory, "127.0.0.1", port).start()
+        self.static = StaticServer(directory, "127.0.0.1", port, link=link).start()
         self.port = port
         self.running = True
+
+    def bytes_sent(self, before: float | None = None) -> int:
+        """Response bodies sent so far (or before ``before``, a ``time.time()``)."""
+        return sum(n for t, _path, n in self.static.transfers if before is None or t <= before)
+
+    def paths_sent(self, before: float | None = None) -> list[str]:
+        return [path for t, path, _n in self.static.transfers if before is None or t <= before]
 
     @property
     def base_url(self) -> str:
@@ -154,6 +164,56 @@ def new_context(browser):
     context.add_init_script(FIRST_FRAME_EVENT_JS)
     context.add_init_script(STARTUP_PHASES_JS)
     return context
+
+
+#: The first visit of a venue's Wi-Fi or a good 4G link: 20 Mbit/s down, 5 Mbit/s up, 40 ms
+#: (Chromium's network emulation; bytes per second)
+SLOW_NETWORK = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8,
+                "uploadThroughput": 5e6 / 8}
+
+
+class Throttle:
+    """Chromium's network emulation (``Network.emulateNetworkConditions``) on a page *and* on
+    every worker it starts -- the Python worker and the service worker have their own DevTools
+    targets, which a page's emulation does not reach: they are auto-attached from the page's
+    session, paused at their start until throttled too. Chromium throttles each target on its
+    own, so :class:`Link` (the server's side) makes them share one downlink, as on a real network.
+    ``attached`` lists the (type, url) of every target throttled."""
+
+    def __init__(self, context, page, conditions: dict = SLOW_NETWORK):
+        self.conditions = conditions
+        self.attached: list[tuple[str, str]] = []
+        self.cdp = context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.send("Network.emulateNetworkConditions", conditions)
+        self.cdp.on("Target.attachedToTarget", self._attached)
+        self.cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
+                                               "flatten": False})
+
+    def _attached(self, event: dict) -> None:
+        session = event["sessionId"]
+
+        def send(method: str, params: dict | None = None) -> None:
+            message = json.dumps({"id": len(self.attached) * 10 + 1, "method": method, "params": params or {}})
+            self.cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": message})
+
+        try:
+            send("Network.enable")
+            send("Network.emulateNetworkConditions", self.conditions)
+            self.attached.append((event["targetInfo"]["type"], event["targetInfo"]["url"]))
+        finally:
+            if event.get("waitingForDebugger"):
+                send("Runtime.runIfWaitingForDebugger")
+
+
+#: milliseconds a worker or page takes to download ``url`` (bypassing every cache)
+TIMED_FETCH_JS = """async (u) => { const t = performance.now();
+  const r = await fetch(u + (u.includes('?') ? '&' : '?') + 'nocache=' + Math.random(), {cache: 'no-store'});
+  await r.arrayBuffer(); return performance.now() - t; }"""
+
+#: Safari's and Firefox's build in Chromium: Flutter's loader (and the page's service-worker
+#: registration) see no Blink, so they pick dart2js with the full CanvasKit, as those browsers do
+NOT_BLINK_JS = "Object.defineProperty(Navigator.prototype, 'vendor', {get: () => ''});"
 
 
 def launch_profile(browser_type, launch_args: dict, profile: Path, netlog: Path | None = None):
@@ -258,6 +318,13 @@ class Timings:
     flutter_frame_s: float
     app_frame_s: float
     phases: dict = field(default_factory=dict)
+    #: the page's ``performance.timeOrigin`` (ms since the epoch): phase + origin = wall clock
+    time_origin_ms: float = 0.0
+
+    def wall_clock(self, phase: str) -> float | None:
+        """``time.time()`` at which ``phase`` happened (None when it was not seen)."""
+        t = self.phases.get(phase)
+        return None if t is None or not self.time_origin_ms else self.time_origin_ms / 1000 + t
 
 
 def _wait_ready(hb: App, t0: float, timeout: float, ready: tuple[str, str]) -> Timings:
@@ -274,7 +341,8 @@ def _wait_ready(hb: App, t0: float, timeout: float, ready: tuple[str, str]) -> T
     seen_ms = hb.page.evaluate("window.__searchBoxSeen ?? null")  # SEARCH_BOX_SEEN_JS, when installed
     if seen_ms:
         phases["search_box"] = round(seen_ms / 1000, 3)
-    return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app, phases=phases)
+    return Timings(flutter_frame_s=(ff_ms or 0) / 1000, app_frame_s=t_app, phases=phases,
+                   time_origin_ms=hb.page.evaluate("performance.timeOrigin"))
 
 
 def open_app(hb: App, route: str = "/", timeout: float = FIRST_LOAD_TIMEOUT_S,

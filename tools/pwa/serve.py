@@ -16,7 +16,9 @@ import argparse
 import functools
 import http.server
 import posixpath
+import shutil
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,12 +43,54 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
+    def copyfile(self, source, outputfile):
+        """Send the body; paced by the server's :class:`Link` when it has one, and recorded in its
+        :attr:`StaticServer.transfers` (the benchmarks count what a first visit downloads)."""
+        link, sent = self.server.link, 0
+        if link is None:
+            before = source.tell()
+            shutil.copyfileobj(source, outputfile)
+            sent = source.tell() - before
+        else:
+            while chunk := source.read(link.CHUNK):
+                link.wait(len(chunk))
+                outputfile.write(chunk)
+                sent += len(chunk)
+        self.server.record(urlsplit(self.path).path, sent)
+
     def log_message(self, format, *args):  # quiet
         pass
 
 
+class Link:
+    """One shared downlink of ``bytes_per_s`` for every response of the server (a venue's Wi-Fi:
+    the page, the Python worker and the service worker share it), paced in chunks."""
+
+    CHUNK = 16 * 1024
+
+    def __init__(self, bytes_per_s: float):
+        self.rate = bytes_per_s
+        self.lock = threading.Lock()
+        self.free_at = time.monotonic()
+
+    def wait(self, n: int) -> None:
+        with self.lock:
+            now = time.monotonic()
+            start = max(now, self.free_at)
+            self.free_at = start + n / self.rate
+            delay = self.free_at - now
+        if delay > 0:
+            time.sleep(delay)
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    link: Link | None = None
+    transfers: list | None = None
+
+    def record(self, path: str, sent: int) -> None:
+        if self.transfers is not None:
+            self.transfers.append((time.time(), path, sent))
 
     def handle_error(self, request, client_address):
         import sys
@@ -58,11 +102,17 @@ class _Server(http.server.ThreadingHTTPServer):
 
 class StaticServer:
     """A threaded static server on ``host`` (a free port unless ``port`` is given);
-    ``start()``, ``stop()``, ``url``; the tests stop it to prove the app runs offline."""
+    ``start()``, ``stop()``, ``url``; the tests stop it to prove the app runs offline. With a
+    :class:`Link` every response shares its bandwidth (the benchmarks' slow network)."""
 
-    def __init__(self, directory: str | Path, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, directory: str | Path, host: str = "127.0.0.1", port: int = 0,
+                 link: Link | None = None):
         handler = functools.partial(Handler, directory=str(directory))
         self.httpd = _Server((host, port), handler)
+        self.httpd.link = link
+        #: (time.time() when the body was sent, path, body bytes) of every response
+        self.transfers: list[tuple[float, str, int]] = []
+        self.httpd.transfers = self.transfers
         self.host, self.port = self.httpd.server_address[:2]
         self.thread: threading.Thread | None = None
 
