@@ -33,6 +33,7 @@ from handbook.ui.widgets import (
     BODY_SIZE as BODY,
     MEDIUM,
     SMALL_SIZE as SMALL,
+    badge,
     captioned,
     default_ruleset,
     error_box,
@@ -291,14 +292,29 @@ class _PlayerList:
         if not players:
             self.column.controls = [empty_note(_("No records yet. Add the first one below."))]
             return
+        today = datetime.date.today()
         self.column.controls = [
             nav_tile(self.ctx, player_label(p), build_route("player", player=p.key),
                      subtitle=" · ".join([
                          _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
                          _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
                          _("last {date}").format(date=_.format_date(p.last))]),
-                     leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
+                     leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}",
+                     trailing=standing_badge(self.ctx, self.ledger.status(p.key, today)) if p.strikes else None)
             for p in players]
+
+
+def standing_badge(ctx: AppContext, status) -> ft.Control | None:
+    """"Banned" or "Suspended" (AZRM §1.4, on the day ``status`` is for) for the player list, so the
+    judge sees it without opening the player; ``None`` for a player in good standing."""
+    _ = ctx._
+    if status.banned:
+        text = _("Banned")
+    elif status.suspended:
+        text = _("Suspended")
+    else:
+        return None
+    return badge(text, color=ft.Colors.ON_ERROR, bgcolor=ft.Colors.ERROR)
 
 
 class _RecordForm:
