@@ -121,7 +121,7 @@ def final_editions(ruleset: str, *, library: "Library | None" = None) -> dict[st
 
 def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
                 penalties: Mapping[str, int] | None = None, edition: str | None = None,
-                library: "Library | None" = None) -> FinalScore:
+                library: "Library | None" = None, check_sum: bool = True) -> FinalScore:
     """The result of a hanchan per seat: rank, uma, riichi sticks left, penalties, final P.
 
     ``scores`` the table points of each seat wind ``"E"``, ``"S"``, ``"W"``, ``"N"`` at the end
@@ -141,7 +141,9 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
     ``deposits`` not a whole number ≥ 0; ``penalties`` with an unknown seat or a value that is not
     a whole number ≥ 0. Raises :class:`ScoreSumError` (a ``ValueError``) when the four scores plus
     1,000 × ``deposits`` are not four times the starting points, saying by how much ("1,000 short —
-    one riichi stick not counted?").
+    one riichi stick not counted?"); with ``check_sum=False`` it computes anyway from the scores
+    as given (the judge's call when a score sheet cannot be corrected at the table: the finals
+    then do not sum to zero by as many P as the total is off).
 
     ``edition`` (default ``None``: the text the handbook follows) names another edition a public
     source states (:func:`final_editions`; EMA RCR ``"2016"``: a chombo is 20P after uma, entered
@@ -164,7 +166,7 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
 
     expected = 4 * spec.start
     total = sum(table.values()) + STICK * deposits
-    if total != expected:
+    if total != expected and check_sum:
         msg, sticks = _sum_message(total - expected, expected, total, deposits, spec.start)
         raise ScoreSumError(msg, off=total - expected, expected=expected, total=total, sticks=sticks)
 

@@ -396,7 +396,8 @@ class AppContext:
         scroll: bool = True,
         floating_action_button: ft.FloatingActionButton | None = None,
     ) -> ft.View:
-        """The standard screen: AppBar ``title`` (+ back arrow, ``actions``, theme switch), the
+        """The standard screen: the AppBar (back arrow, ``actions``, language and theme switches)
+        with the ``title`` under it (:func:`title_bar`), the
         ``header`` controls fixed at the top, then ``controls`` in a scrolling list (``scroll``)
         or a plain column, and the navigation bar or rail.
 
@@ -407,11 +408,11 @@ class AppContext:
         if back:
             leading = self.back_button(back if isinstance(back, str) else None)
         appbar = ft.AppBar(
-            title=ft.Text(title, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
             leading=leading,
             automatically_imply_leading=False,
             actions=[*actions, self.language_switch(), self.theme_switch()],
         )
+        bar = title_bar(title)
         if scroll:
             body: ft.Control = ft.ListView(controls=list(controls), expand=True, spacing=4,
                                            padding=ft.Padding.only(top=8, bottom=24), key="body")
@@ -432,9 +433,38 @@ class AppContext:
                 controls=[self.navigation_rail(), ft.VerticalDivider(width=1), centred],
                 expand=True, spacing=0, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             )
-            return ft.View(route=route, appbar=appbar, controls=[body_row], padding=0, spacing=0)
-        return ft.View(route=route, appbar=appbar, controls=[content], padding=0, spacing=0,
+            return ft.View(route=route, appbar=appbar, controls=[bar, body_row], padding=0, spacing=0)
+        return ft.View(route=route, appbar=appbar, controls=[bar, content], padding=0, spacing=0,
                        navigation_bar=self.navigation_bar())
+
+
+#: the size of a screen's title under the AppBar (Material's title-large)
+TITLE_SIZE = 22
+
+
+def title_bar(title: str) -> ft.Control:
+    """The screen's title, under the AppBar's icons (Material's "medium top app bar"): Flutter's
+    AppBar has a fixed 56 px toolbar that cuts a title beside the icons to one line ("Rakkii Nomi
+    20…", "リーチ麻雀 審判ハンドブ…" -- the app's own name) and at 200 % text to a word or two. Here
+    the title has the window's width and wraps (at word boundaries; Japanese at the space between
+    phrases), at any text size. Announced as a heading; :func:`screen_title` reads it."""
+    return ft.Semantics(header=True, key="title-bar", content=ft.Container(
+        ft.Text(title, size=TITLE_SIZE, weight=ft.FontWeight.W_500, key="title"),
+        padding=ft.Padding.only(left=16, right=16, bottom=4)))
+
+
+def screen_title(view: ft.View) -> str | None:
+    """The title a view built by :meth:`AppContext.view` shows in its top bar."""
+    todo: list[Any] = list(view.controls or [])
+    while todo:
+        c = todo.pop(0)
+        if isinstance(c, ft.Text) and c.key == "title":
+            return c.value
+        content = getattr(c, "content", None)
+        if content is not None:
+            todo.append(content)
+        todo.extend(getattr(c, "controls", None) or [])
+    return None
 
 
 def labelled(button: ft.IconButton, *, on_tap: Callable | None = None,

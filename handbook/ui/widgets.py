@@ -208,6 +208,15 @@ def handbook_notes(ctx: "AppContext", *, ruleset: str | None, conflict: str | No
     return out
 
 
+def foul_japanese(foul) -> str:
+    """A foul's Japanese name as shown: its first spelling, or where the foul names two cases
+    and a spelling joins both with ・ beginning with the first ("Too many or too few tiles":
+    多牌・少牌), that spelling -- 多牌 alone reads as too many tiles only, on a row about 少牌 too."""
+    first = foul.japanese[0]
+    both = next((j for j in foul.japanese if j.startswith(first + "・") and j != first), None)
+    return both or first
+
+
 def covered_notes(ctx: "AppContext", rs, target: str) -> list[ft.Control]:
     """A handbook-reading box naming the fouls ``rs``'s table has no row for that this row or
     section (``target``, "penalty:<id>" / "rule:<ref>") answers (``Foul.covered_by``)."""
@@ -215,7 +224,7 @@ def covered_notes(ctx: "AppContext", rs, target: str) -> list[ft.Control]:
     if not fouls:
         return []
     _ = ctx._
-    names = ", ".join(f"{f.name} ({f.japanese[0]})" for f in fouls)
+    names = ", ".join(f"{f.name} ({foul_japanese(f)})" for f in fouls)
     text = _("The {ruleset} table has no row of its own for: {fouls}. The handbook reads them as "
              "answered here.").format(ruleset=rs.short, fouls=names)
     return [note_box(ctx, "interpretation", text, ruleset=rs.id)]
@@ -259,24 +268,24 @@ def show_snack(ctx: "AppContext", text: str, **kw) -> None:
 
 
 def choice_buttons(options: Sequence[tuple[str, str]], selected: str, on_pick: Callable[[str], None], *,
-                   key: str | None = None) -> ft.ResponsiveRow:
-    """A one-of-several choice as buttons that wrap: two a row on a phone, all in one row from
-    576 px; each at least 48 px tall, named by its text, the chosen one filled, ticked and marked
-    selected for screen readers. Text never breaks mid-word (unlike a segmented button's narrow
-    segments at 360 px or with large text)."""
-    row = ft.ResponsiveRow(spacing=8, run_spacing=8, key=key)
+                   key: str | None = None) -> ft.Row:
+    """A one-of-several choice as buttons that wrap onto the next line when they do not fit, each
+    as wide as its text (at least 96 px) and at least 48 px tall, named by its text, the chosen one
+    filled, ticked and marked selected for screen readers. Text never breaks mid-word: buttons of
+    a fixed share of the row ("two a row") broke "Opponent's hand" at 200 % text on a 360 px phone."""
+    row = ft.Row(spacing=8, run_spacing=8, wrap=True, key=key)
 
     def fill() -> None:
         controls = []
         for value, label in options:
             chosen = value == row.data
             text = ft.Text(label, text_align=ft.TextAlign.CENTER, size=SMALL_SIZE + 1)
-            style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8, vertical=14),
+            style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14),
                                    shape=ft.RoundedRectangleBorder(radius=12))
             cls = ft.FilledButton if chosen else ft.OutlinedButton
             button = cls(content=text, icon=ft.Icons.CHECK if chosen else None, style=style,
                          on_click=lambda e, v=value: pick(v), key=f"{key}-{value}" if key else None)
-            controls.append(ft.Semantics(selected=chosen, content=button, col={"xs": 6, "sm": 3}))
+            controls.append(ft.Semantics(selected=chosen, content=button))
         row.controls = controls
 
     def pick(value: str) -> None:
@@ -407,6 +416,17 @@ def captioned(label: str, control: ft.Control) -> ft.Control:
     )
 
 
+def field_above(label: str, field: ft.TextField) -> ft.Control:
+    """``field`` with its ``label`` written above it rather than floating inside its border: a
+    floating label wider than a narrow box wrapped over the typed number at large text sizes
+    ("East — table points" over "63,200"). The caption wraps at word boundaries; caption and box
+    are one semantics node, so the box is still named by the label (``field.label`` is moved)."""
+    field.label = None
+    return ft.MergeSemantics(content=ft.Column(
+        [ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT), field],
+        spacing=4, tight=True))
+
+
 def fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
          color: str | None = None, note: str | None = None) -> ft.Control:
     """A result line: small caption, large value, optional small note (one semantics node:
@@ -419,6 +439,26 @@ def fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
         label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
         content=ft.Column(controls=lines, spacing=0, tight=True),
     )
+
+
+def fact_line(label: str, value: str, *, size: int = MEDIUM + 4, key: str | None = None,
+              color: str | None = None) -> ft.Control:
+    """A result figure on a line of its own: the caption on the left, wrapping at word
+    boundaries, the value large on the right (one semantics node: "label: value"). Figures side
+    by side in cells broke their captions inside words at large text sizes ("Strikes until
+    suspen-sion", "停止までの ストラ-イク")."""
+    return ft.Semantics(
+        label=f"{label}: {value}", container=True, key=key,
+        content=ft.Row([ft.Text(label, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                        ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)],
+                       spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+
+def fact_wrap(facts: Sequence[ft.Control]) -> ft.Control:
+    """Small result figures (:func:`fact`) side by side as long as they fit, the rest on the next
+    line: each figure keeps its own width, so no caption breaks inside a word at any text size."""
+    return ft.Row([ft.Container(f, padding=ft.Padding.only(right=12)) for f in facts], wrap=True,
+                  spacing=8, run_spacing=8)
 
 
 def error_box(text: str) -> ft.Control:
@@ -440,7 +480,9 @@ def source_button(ctx: "AppContext", link: SourceLink) -> ft.Control:
 
 
 def yes_no(ctx: "AppContext", value: bool) -> str:
-    return ctx._("Yes") if value else ctx._("No")
+    """Whether a Strike (a ban) is given: "Yes"/"No"; in Japanese "あり"/"なし", which read
+    naturally after 「ストライク:」 where はい/いいえ answer a question nobody asked."""
+    return ctx._.pgettext("given or not", "Yes") if value else ctx._.pgettext("given or not", "No")
 
 
 def date_text(d: datetime.date | None, _: i18n.Translator) -> str:
@@ -462,31 +504,26 @@ def strike_status_controls(ctx: "AppContext", s: StrikeStatus, *, link: bool = T
         headline, color = _("Not suspended"), None
     rows: list[ft.Control] = [
         ft.Semantics(label=_("Standing: {v}").format(v=headline), container=True, key="standing",
-                     content=ft.Text(headline, size=BIG + 2, weight=ft.FontWeight.W_800, color=color)),
+                     content=ft.Text(headline, size=BIG - 2, weight=ft.FontWeight.W_800, color=color)),
     ]
     if s.suspended:
         rows.append(fact(_("Suspension"), _("{first} to {last} (both included)").format(
             first=date_text(s.suspension_start, _), last=date_text(s.suspension_end, _)), key="suspension"))
-
-    def cell(control: ft.Control) -> ft.Control:
-        return ft.Container(control, expand=True)
-
     rows += [
-        ft.Row([
-            cell(fact(_("Strikes today"), str(s.strikes_today), size=BIG, key="today")),
-            cell(fact(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window")),
-            cell(fact(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG,
-                       key="until")),
-        ], vertical_alignment=ft.CrossAxisAlignment.END),
+        ft.Column([
+            fact_line(_("Strikes today"), str(s.strikes_today), size=BIG, key="today"),
+            fact_line(_("Strikes in window"), str(s.strikes_in_window), size=BIG, key="in-window"),
+            fact_line(_("Strikes until suspension"), str(s.strikes_until_suspension), size=BIG, key="until"),
+        ], spacing=2, tight=True),
         fact(_("Window"), _("{start} to {on}").format(start=date_text(s.window_start, _), on=date_text(s.on, _)),
               size=BODY_SIZE + 2, key="window"),
         fact(_("Next drop-out"), date_text(s.next_drop_out, _) if s.next_drop_out
               else _("No Strikes in the window"), size=BODY_SIZE + 2, key="drop-out",
               note=_("the oldest Strike in the window stops counting") if s.next_drop_out else None),
-        ft.Row([
-            cell(fact(_("Suspensions issued"), str(s.suspensions), size=MEDIUM + 4, key="suspensions")),
-            cell(fact(_("Banned"), yes_no(ctx, s.banned), size=MEDIUM + 4, key="banned")),
-        ]),
+        ft.Column([
+            fact_line(_("Suspensions issued"), str(s.suspensions), key="suspensions"),
+            fact_line(_("Banned"), yes_no(ctx, s.banned), key="banned"),
+        ], spacing=2, tight=True),
     ]
     rows.append(ft.Text(_(LITERAL_READING), size=SMALL_SIZE, italic=True, key="literal-reading"))
     if link and "azrm" in ctx.library.rulesets:

@@ -39,7 +39,7 @@ def test_a_japanese_browser_gets_japanese_screens(ja_context, server, artifacts_
     assert not hb.has_text("Penalties", exact=True)
     # a calculator's result in Japanese, the field's words: 錯和（チョンボ）, 減点, ストライク
     hb.open("/tools/revealed?ruleset=azrm&tiles=5", ready="罰則: 錯和（チョンボ）")
-    assert _lines(hb, "減点: 30P") and _lines(hb, "ストライク: はい")
+    assert _lines(hb, "減点: 30P") and _lines(hb, "ストライク: あり")
     # a bad input is said in Japanese, never as the core's English ValueError
     hb.type_into("見せた牌の枚数", "0")
     hb.wait_for_text("牌の枚数を1〜136で入力してください。")

@@ -7,8 +7,6 @@ from __future__ import annotations
 import datetime
 import errno
 import json
-import sys
-from pathlib import Path
 
 import pytest
 

@@ -14,6 +14,7 @@ from babel.messages.mofile import write_mo
 from tests.support.uihelpers import FakePrefs, StubPage, find
 
 from handbook import i18n
+from handbook.ui.context import screen_title
 from handbook.paths import ASSETS_DIR
 from handbook.ui.app import FONTS, HandbookApp, Preferences, create_app, install_spa_fallback, make_theme
 
@@ -40,7 +41,7 @@ def test_start_configures_fonts_and_themes(library):
 def test_deep_link_opens_that_screen(library):
     app, page = start(library, route="/rules/azrm/2.4")
     assert [v.route for v in page.views] == ["/rules/azrm/2.4"]
-    assert page.views[0].appbar.title.value == "AZRM §2.4"
+    assert screen_title(page.views[0]) == "AZRM §2.4"
 
 
 def test_settings_restored_and_saved(library):
@@ -252,6 +253,7 @@ app.prepare_first_session()
 print(before, state())
 from handbook.ui.context import AppContext
 from handbook.ui.screens import build_view
+from handbook.ui.context import screen_title
 imported = set(sys.modules)
 view = build_view(AppContext(page=StubPage(), library=load.default_library()), "/")
 print(sorted(set(sys.modules) - imported), type(view).__name__)

@@ -178,9 +178,10 @@ def test_calculator_results_are_named_with_ruleset_reference_and_penalty(ctx):
 
 def test_source_labels_never_break_mid_word(ctx):
     view = build_view(ctx, "/tools/revealed")
-    row = [c for c in walk(view) if isinstance(c, ft.ResponsiveRow) and c.key == "source"][0]
-    # two a row on a phone (half of 360 px holds "Opponent's hand" on whole words), four from 576 px
-    assert all(c.col == {"xs": 6, "sm": 3} for c in row.controls)
+    row = [c for c in walk(view) if isinstance(c, ft.Row) and c.key == "source"][0]
+    # buttons as wide as their text that wrap (a fixed half of 360 px broke "Opponent's hand" at
+    # 200 % text; tests/e2e/test_layout_walk.py measures it)
+    assert row.wrap and all(c.content.width is None for c in row.controls)
     labels = [t.value for t in walk(row) if isinstance(t, ft.Text)]
     assert labels == ["Hand", "Wall", "Dead wall", "Opponent's hand"]
 

@@ -38,6 +38,8 @@ from handbook.ui.widgets import (
     default_ruleset,
     error_box,
     fact,
+    fact_wrap,
+    field_above,
     handbook_notes,
     icon_button,
     named,
@@ -339,10 +341,9 @@ def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender
 def _points_and_strike(ctx: AppContext, points: int, strike: bool) -> ft.Control:
     """"Points deducted" and "Strike", side by side, large."""
     _ = ctx._
-    return ft.Row([
-        ft.Container(fact(_("Points deducted"), f"{points}P", size=BIG, key="points"), expand=True),
-        ft.Container(fact(_("Strike"), yes_no(ctx, strike), size=BIG, key="strike",
-                          color=ft.Colors.ERROR if strike else None), expand=True),
+    return fact_wrap([
+        fact(_("Points deducted"), f"{points}P", size=BIG, key="points"),
+        fact(_("Strike"), yes_no(ctx, strike), size=BIG, key="strike", color=ft.Colors.ERROR if strike else None),
     ])
 
 
@@ -387,11 +388,11 @@ class _RevealedScreen:
             controls=[
                 icon_button(ft.Icons.REMOVE, _("Fewer tiles"), lambda e: self.step(-1), filled=True, size=56,
                             icon_size=28, style=stepper_style, key="fewer"),
-                self.tiles_box,
+                field_above(_("Tiles revealed"), self.tiles_box),
                 icon_button(ft.Icons.ADD, _("More tiles"), lambda e: self.step(1), filled=True, size=56,
                             icon_size=28, style=stepper_style, key="more"),
             ],
-            alignment=ft.MainAxisAlignment.CENTER, spacing=12, vertical_alignment=ft.CrossAxisAlignment.START,
+            alignment=ft.MainAxisAlignment.CENTER, spacing=12, vertical_alignment=ft.CrossAxisAlignment.END,
         )
         sources = choice_buttons([(src, _(SOURCE_NAMES[src])) for src in handbook.SOURCES], self.source,
                                  self.pick_source, key="source")
@@ -516,11 +517,11 @@ class _StrikesScreen:
             self.dates_box,
             ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
                                       on_click=lambda e: self.open_picker(self.dates_box, append=True))]),
-            ft.Row([self.on_box,
-                    icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
+            # the date box has the row to itself (beside two buttons its date was cut at large text)
+            ft.Row([self.on_box]),
+            ft.Row([icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
                                 lambda e: self.open_picker(self.on_box, append=False)),
-                    ft.TextButton(_("Today"), height=TOUCH, on_click=self.set_today)],
-                   vertical_alignment=ft.CrossAxisAlignment.START),
+                    ft.TextButton(_("Today"), height=TOUCH, on_click=self.set_today)], wrap=True),
             self.result,
         ]
         return self.ctx.view(route=self.ctx.route, title=_("Strikes"), controls=controls)
@@ -722,8 +723,9 @@ def sum_error_text(exc: "handbook.ScoreSumError", _: Callable[[str], str]) -> st
                                   exc.sticks).format(n=exc.sticks)
     elif exc.off > 0 and exc.sticks:
         head += " — " + _("riichi sticks counted twice (in a score and as left on the table)?")
-    if not head.endswith("?"):
-        head += "."
+    if not head.endswith(("?", "？")):
+        # TRANSLATORS: a sentence's full stop ("。" in Japanese)
+        head = _("{sentence}.").format(sentence=head)
     return " ".join([_("The scores do not add up: {detail}").format(detail=head),
                      _("The four scores plus the riichi sticks left must make {expected}; they make {total}.").format(
                          expected=tr.format_decimal(exc.expected), total=tr.format_decimal(exc.total))])
@@ -745,14 +747,15 @@ class _FinalState:
     def missing(self) -> bool:
         return any(not re.search(r"\d", v or "") for v in self.scores.values())
 
-    def compute(self, lib: Library) -> "handbook.FinalScore":
-        """The result; ``ValueError`` (English, naming the box) for a box that is not a number."""
+    def compute(self, lib: Library, *, check_sum: bool = True) -> "handbook.FinalScore":
+        """The result; ``ValueError`` (English, naming the box) for a box that is not a number;
+        :class:`handbook.ScoreSumError` when the total is off, unless ``check_sum`` is false."""
         scores = {s: parse_points(self.scores[s], f"scores: {s}") for s in handbook.SEATS}
         pens = {s: parse_points(v, f"penalties: {s}") for s, v in self.penalties.items() if v.strip()}
         if self.edition not in handbook.final_editions(self.ruleset, library=lib):
             self.edition = None
         return handbook.final_score(self.ruleset, scores, deposits=self.sticks, penalties=pens, library=lib,
-                                    edition=self.edition)
+                                    edition=self.edition, check_sum=check_sum)
 
 
 def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
@@ -760,22 +763,21 @@ def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
     seat = _(FINAL_SEAT_NAMES[r.seat])
 
     def cell(label: str, value: str, key: str) -> ft.Control:
-        return ft.Container(fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}"), expand=True)
+        return fact(label, value, size=MEDIUM, key=f"{key}-{r.seat}")
 
     head = ft.Semantics(
         label=_("{seat}: rank {rank}, final {final}").format(seat=seat, rank=r.rank, final=p_text(r.final, locale=ctx.locale)),
         container=True, key=f"final-{r.seat}",
-        content=ft.Row([ft.Text(f"{r.rank}", size=BIG + 6, weight=ft.FontWeight.W_800,
-                                color=ft.Colors.PRIMARY, width=34),
+        content=ft.Row([ft.Text(f"{r.rank}", size=BIG, weight=ft.FontWeight.W_800, color=ft.Colors.PRIMARY),
                         ft.Text(seat, size=MEDIUM, weight=ft.FontWeight.W_600, expand=True),
-                        ft.Text(p_text(r.final, locale=ctx.locale), size=BIG + 6, weight=ft.FontWeight.W_800)],
-                       vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    figures = ft.Row([
+                        ft.Text(p_text(r.final, locale=ctx.locale), size=BIG + 2, weight=ft.FontWeight.W_800)],
+                       spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    figures = fact_wrap([
         cell(_("Table"), signed(r.table, ctx.locale) if r.table < 0 else _.format_decimal(r.table), "table"),
         cell(_("Uma"), p_text(r.uma, locale=ctx.locale), "uma"),
         cell(_("Sticks"), p_text(r.deposits, locale=ctx.locale), "sticks"),
         cell(_("Penalty"), p_text(-r.penalty, locale=ctx.locale), "penalty"),
-    ], spacing=4, wrap=False)
+    ])
     return ft.Container(ft.Column([head, figures], spacing=4, tight=True), padding=ft.Padding.only(bottom=8),
                         border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
 
@@ -802,7 +804,9 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
     text = final_text(f, lib, _)
     rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
                                              on_click=lambda e: on_copy(text), key="copy")]))
-    rows.append(ft.Text(text, size=SMALL_SIZE, selectable=True, key="plain-text", font_family="monospace"))
+    # selectable (the fallback when the clipboard is refused), read as text, not as a text box
+    rows.append(ft.Semantics(label=text, container=True, exclude_semantics=True, content=ft.Text(
+        text, size=SMALL_SIZE, selectable=True, key="plain-text", font_family="monospace")))
     return [_card(rows)]
 
 
@@ -829,6 +833,8 @@ class _FinalScreen:
         self.ctx = ctx
         self.st = _FinalState(ctx)
         self.result = ft.Column(spacing=8, key="final-result")
+        #: the judge asked for the result although the scores do not add up
+        self.anyway = False
         self.boxes: dict[str, ft.TextField] = {}
         self.sticks_box = ft.Text(str(self.st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
                                   text_align=ft.TextAlign.CENTER, key="sticks")
@@ -862,14 +868,19 @@ class _FinalScreen:
         _ = self.ctx._
         name = _(FINAL_SEAT_NAMES[seat])
         box = self.boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), self.st.scores[seat],
-                                             lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}")
+                                             lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}",
+                                             width=200)
         box.on_blur = lambda e: self.left(seat, e)
         pen = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
-                          lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=110)
+                          lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=120)
+        # captions above the boxes; the penalty box goes under the score's when both do not fit
         return ft.Row([
-            icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
-                        lambda e: self.flip(seat), key=f"sign-{seat}"),
-            box, pen], spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
+            ft.Row([icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
+                                lambda e: self.flip(seat), key=f"sign-{seat}"),
+                    field_above(_("{seat} — table points").format(seat=name), box)],
+                   spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.END),
+            field_above(_("{seat} — penalty P").format(seat=name), pen),
+        ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END)
 
     def sticks_row(self) -> ft.Control:
         """Riichi sticks left on the table, with − and + buttons."""
@@ -890,15 +901,31 @@ class _FinalScreen:
             self.result.controls = [ft.Text(_("Enter the four table scores."), size=BODY_SIZE, italic=True,
                                             key="final-hint")]
             return
+        off: list[ft.Control] = []
         try:
             f = self.st.compute(self.ctx.library)
         except handbook.ScoreSumError as exc:
-            self.result.controls = [error_box(sum_error_text(exc, _))]
-            return
+            off = [error_box(sum_error_text(exc, _))]
+            if not self.anyway:
+                # the judge may have to settle from a sheet that cannot be corrected at the table
+                self.result.controls = [*off, ft.Row([ft.OutlinedButton(
+                    _("Compute anyway"), icon=ft.Icons.CALCULATE_OUTLINED, height=TOUCH,
+                    on_click=self.compute_anyway, key="compute-anyway")])]
+                return
+            f = self.st.compute(self.ctx.library, check_sum=False)
         except ValueError as exc:
             self.result.controls = [error_box(readable(exc, _))]
             return
-        self.result.controls = _final_result(self.ctx, f, self.copy)
+        if off:
+            off.append(ft.Text(_("Computed anyway from the scores as typed: the finals do not add up to zero."),
+                               size=SMALL_SIZE, italic=True, key="computed-anyway"))
+        self.result.controls = [*off, *_final_result(self.ctx, f, self.copy)]
+
+    def compute_anyway(self, e=None) -> None:
+        """Show the result from the scores as typed although they do not add up (the error
+        stays above it, saying by how much)."""
+        self.anyway = True
+        self.changed()
 
     def changed(self) -> None:
         self.show()

@@ -33,6 +33,7 @@ from handbook.ui.widgets import (
     BODY_SIZE as BODY,
     MEDIUM,
     SMALL_SIZE as SMALL,
+    badge,
     captioned,
     default_ruleset,
     error_box,
@@ -329,13 +330,15 @@ class _PlayerList:
             return
         wanted = " ".join((self.find.value or "").casefold().split())[:ledger_mod.MAX_NAME]
         matching = [p for p in players if wanted in player_label(p).casefold()] if wanted else players
+        today = datetime.date.today()
         tiles: list[ft.Control] = [
             nav_tile(self.ctx, player_label(p), build_route("player", player=p.key),
                      subtitle=" · ".join([
                          _.ngettext("{n} record", "{n} records", p.records).format(n=p.records),
                          _.ngettext("{n} Strike", "{n} Strikes", p.strikes).format(n=p.strikes),
                          _("last {date}").format(date=_.format_date(p.last))]),
-                     leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}")
+                     leading=ft.Icon(ft.Icons.PERSON_OUTLINE), key=f"player-{p.key}",
+                     trailing=standing_badge(self.ctx, self.ledger.status(p.key, today)) if p.strikes else None)
             for p in matching[:self.shown]]
         if not matching:
             tiles.append(empty_note(_("No player matches “{text}”.").format(text=self.find.value.strip())))
@@ -345,6 +348,19 @@ class _PlayerList:
                 _.ngettext("Show more players ({n} more)", "Show more players ({n} more)", rest).format(n=rest),
                 icon=ft.Icons.EXPAND_MORE, height=TOUCH, on_click=self.more, key="more-players"))
         self.column.controls = tiles
+
+
+def standing_badge(ctx: AppContext, status) -> ft.Control | None:
+    """"Banned" or "Suspended" (AZRM §1.4, on the day ``status`` is for) for the player list, so the
+    judge sees it without opening the player; ``None`` for a player in good standing."""
+    _ = ctx._
+    if status.banned:
+        text = _("Banned")
+    elif status.suspended:
+        text = _("Suspended")
+    else:
+        return None
+    return badge(text, color=ft.Colors.ON_ERROR, bgcolor=ft.Colors.ERROR)
 
 
 class _RecordForm:

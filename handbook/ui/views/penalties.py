@@ -24,6 +24,7 @@ from handbook.ui.widgets import (
     badge,
     empty_note,
     filter_field,
+    foul_japanese,
     covered_notes,
     handbook_notes,
     nav_tile,
@@ -123,7 +124,7 @@ def ref_route(library: Library, row: PenaltyRow) -> str | None:
 # ------------------------------------------------------------------------- views
 
 
-def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Control:
+def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool, expand: bool = True) -> ft.Control:
     _ = ctx._
     items: list[ft.Control] = []
     if col.label:
@@ -138,7 +139,7 @@ def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Co
                  for msg, fields in shorthand_notes(col.text))
     return ft.Container(
         content=ft.Column(items, spacing=2, tight=True),
-        expand=True,
+        expand=expand,
         padding=ft.Padding.all(8),
         border_radius=8,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if (col.own and col.label) else (
@@ -147,11 +148,15 @@ def _column_cell(ctx: AppContext, col: PenaltyColumn, *, differs: bool) -> ft.Co
 
 
 def penalty_cells(ctx: AppContext, row: PenaltyRow) -> ft.Control:
-    """The penalty of a row: one cell, or the two WRC columns side by side."""
+    """The penalty of a row: one cell, or the two WRC columns -- side by side on a wide window,
+    one above the other on a phone (side by side, a phone's half width broke words such as
+    "Championship" and "discretion" in the middle at large text sizes)."""
     cols = columns(row)
-    cells = [_column_cell(ctx, c, differs=row.differs) for c in cols]
+    cells = [_column_cell(ctx, c, differs=row.differs, expand=ctx.wide or len(cols) == 1) for c in cols]
     if len(cells) == 1:
         return cells[0]
+    if not ctx.wide:
+        return ft.Column(cells, spacing=6, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.Row(cells, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
@@ -279,9 +284,10 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
                                              hint=_("foul, penalty or §"))]
     intro: list[ft.Control] = [ft.Text(f"{rs.title} · {rs.label}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
-        header.append(ft.Row([ft.Container(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
-                                                                on_change=diff_toggled)), expand=True), count],
-                             alignment=ft.MainAxisAlignment.SPACE_BETWEEN))
+        # the switch and the count one above the other: side by side they overlapped at large text
+        header.append(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
+                                           on_change=diff_toggled)))
+        header.append(count)
         own = columns(rs.penalties[0])
         own_label = next((c.label for c in own if c.own), "")
         intro.append(ft.Text(
@@ -316,8 +322,10 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
     named = ctx.library.fouls.get(foul)
     if named:
         # the foul's Japanese name (the handbook's: the sources name fouls in English only)
-        reading = f" ({named.reading[0]})" if named.reading else ""
-        controls.append(ft.Text(f"{named.japanese[0]}{reading} · {named.name}", size=BODY_SIZE,
+        shown = foul_japanese(named)
+        readings = named.reading[:shown.count("・") + 1]  # both cases' readings for 多牌・少牌
+        reading = f" ({'・'.join(readings)})" if readings else ""
+        controls.append(ft.Text(f"{shown}{reading} · {named.name}", size=BODY_SIZE,
                                 color=ft.Colors.ON_SURFACE_VARIANT, key="foul-names",
                                 tooltip=_("Names given by the handbook")))
     controls.extend(covered_notes(ctx, rs, f"penalty:{foul}"))

@@ -210,8 +210,10 @@ def build_section(ctx: AppContext, ruleset: str, ref: str) -> ft.View:
         controls.append(ft.Container(ft.Column(notes, spacing=8), padding=ft.Padding.only(top=8)))
 
     if p.penalties:
-        controls.append(section_heading(_("Penalties citing {ref}").format(ref=ref_label(sec.ref)),
-                                        count=len(p.penalties)))
+        # the count in words: "Penalties citing §6.2 (2)" read "(2)" as part of the reference
+        controls.append(section_heading(_.ngettext("{n} penalty cites {ref}", "{n} penalties cite {ref}",
+                                                   len(p.penalties)).format(n=len(p.penalties),
+                                                                            ref=ref_label(sec.ref))))
         for row in p.penalties:
             sub = [row.penalty]
             if row.condition:

@@ -16,6 +16,7 @@ from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import recent_controls, refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
+from handbook.ui.widgets import foul_japanese
 
 #: group order on screen, with the (untranslated) headings
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -95,7 +96,7 @@ def to_result(library: Library, hit: Hit) -> Result:
         row = _row_for(library, hit)
         foul = library.fouls.get(hit.ref)
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
-                      subtitle=foul.japanese[0] if foul else "",
+                      subtitle=foul_japanese(foul) if foul else "",
                       penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row))
     term = None
     try:

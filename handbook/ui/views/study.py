@@ -400,16 +400,20 @@ def build_exam(ctx: AppContext) -> ft.View:
         if i >= len(cards):
             stage.controls = score_controls()
         else:
-            stage.controls = [ft.Text(_("Question {n} of {total}").format(n=i + 1, total=len(cards)),
-                                      size=SMALL_SIZE, key="exam-count"),
+            stage.controls = [count_text(i),
                               *prompt_controls(ctx, cards[i]),
                               ft.FilledButton(_("Show answer"), icon=ft.Icons.VISIBILITY, height=64,
                                               on_click=lambda e: reveal())]
         refresh(stage)
 
+    def count_text(i: int) -> ft.Control:
+        return ft.Text(_("Question {n} of {total}").format(n=i + 1, total=len(cards)),
+                       size=SMALL_SIZE, key="exam-count")
+
     def reveal() -> None:
         card = cards[state["i"]]
-        stage.controls = [*prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row([
+        # the count stays while the answer shows
+        stage.controls = [count_text(state["i"]), *prompt_controls(ctx, card), *answer_controls(ctx, card, ft.Row([
             _big_button(_("I missed it"), ft.Colors.ERROR_CONTAINER, lambda e: mark(False), "exam-missed"),
             _big_button(_("I knew it"), ft.Colors.PRIMARY_CONTAINER, lambda e: mark(True), "exam-knew"),
         ], spacing=6))]
