@@ -9,6 +9,7 @@ import pytest
 from tests.support.uihelpers import StubPage, find, texts
 
 from handbook import i18n
+from handbook.ui.context import screen_title
 from handbook.ui import screens
 from handbook.ui.context import AppContext
 from handbook.ui.views.hand import HandState, keys_for, meld_from_key, tile_name
@@ -30,7 +31,7 @@ def _value(view) -> str:
 
 def test_deep_link_shows_the_value_and_payments(ctx):
     view = screens.build_view(ctx, DEEP)
-    assert view.appbar.title.value == "Hand value"
+    assert screen_title(view) == "Hand value"
     assert _value(view) == "Value: 3,900 (3 han 30 fu)"
     labels = [s.label for s in find(view, ft.Semantics) if s.label]
     assert "South: \u22123,900" in labels and "West — winner: +3,900" in labels
@@ -125,4 +126,4 @@ def test_japanese_yaku_names(ja_ctx):
     view = screens.build_view(ja_ctx, DEEP)
     shown = texts(view)
     assert "立直" in shown and "平和" in shown and "断幺九" in shown
-    assert view.appbar.title.value != "Hand value"
+    assert screen_title(view) != "Hand value"
