@@ -523,9 +523,11 @@ def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None) -> An
     """The served app (``app_main``, default :data:`main`) as an ASGI application: Flet's own
     (``ft.run(export_asgi_app=True)``: static files, the websocket, uploads) inside
     :class:`handbook.access.PeerAddress`, so each session knows the address its websocket
-    came from."""
-    return access.PeerAddress(ft.run(app_main or main, export_asgi_app=True,
-                                     assets_dir=str(ASSETS_DIR), no_cdn=True))
+    came from, without FastAPI's docs routes (:func:`handbook.ui.serving.without_any_docs`)."""
+    from handbook.ui.serving import without_any_docs
+
+    return access.PeerAddress(without_any_docs(ft.run(app_main or main, export_asgi_app=True,
+                                                      assets_dir=str(ASSETS_DIR), no_cdn=True)))
 
 
 def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> Any:
@@ -541,7 +543,7 @@ def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ())
         flet_level = logging.CRITICAL
     return uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
                           log_level=logging.getLevelName(flet_level).lower(),
-                          proxy_headers=bool(trusted), forwarded_allow_ips=list(trusted))
+                          proxy_headers=bool(trusted), forwarded_allow_ips=list(trusted), server_header=False)
 
 
 def run_asgi(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> None:

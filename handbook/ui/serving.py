@@ -170,6 +170,17 @@ def without_docs(app: Any) -> Any:
     return app
 
 
+def without_any_docs(app: Any) -> Any:
+    """``app`` and every FastAPI application mounted in it (Flet's ``ft.run(export_asgi_app=True)``
+    mounts its app inside another) without their docs routes (:func:`without_docs`); returns it."""
+    without_docs(app)
+    for route in app.router.routes:
+        inner = getattr(route, "app", None)
+        if hasattr(inner, "router") and hasattr(inner, "docs_url"):
+            without_any_docs(inner)
+    return app
+
+
 def server_config(app: Any, host: str, port: int, log_level: str | int | None = None) -> Any:
     """The ``uvicorn.Config`` the app is served with: Flet's (websockets-sansio), trusting no
     ``X-Forwarded-For`` / ``X-Forwarded-Proto`` header from anyone (``proxy_headers`` off), and
@@ -242,4 +253,4 @@ def install() -> bool:
 
 __all__ = ["CRASH_SENTENCE", "install", "install_crash_screen", "install_session_release",
            "install_web_server", "register_crash_screen", "serve_web_app", "server_config",
-           "web_app", "without_docs"]
+           "web_app", "without_any_docs", "without_docs"]

@@ -160,11 +160,9 @@ def test_no_fastapi_docs_are_served(tmp_path):
     async def main(page):  # pragma: no cover - never opened
         pass
 
-    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from handbook.ui.app import asgi_app
 
-    app = serving.web_app(main, None, "", str(tmp_path), None, WebRenderer.AUTO,
-                          RouteUrlStrategy.PATH, True)
-    with TestClient(app) as client:
+    with TestClient(asgi_app(main)) as client:  # what `serve` serves
         for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"):
             r = client.get(path)
             body = r.text.lower()
