@@ -79,6 +79,11 @@ lib = handbook.load_library()
 import handbook.study
 out["deck"] = len(handbook.study_deck("azrm", library=lib))
 out["search"] = lib.search("chonbo")[0].ref
+import mahjong
+v = handbook.hand_value("rakkii-nomi-2026", "234067m22p345s678s", win="8s", discarder="S", seat="W",
+                        riichi=True, library=lib)
+out["mahjong_file"] = mahjong.__file__
+out["hand"] = [v.han, v.fu, v.points, v.payments["S"]]
 
 out["files"] = sorted({os.path.dirname(m.__file__).split(os.sep)[-1] for m in
                        (rapidfuzz, snowballstemmer, msgpack, tinydb, fastjsonschema, platformdirs,
@@ -133,6 +138,8 @@ def test_pure_python_copies_work_under_cpython(vendored):
     assert out["fsrs"] == [sched.review_card(fsrs.Card(card_id=0, due=t0), r, review_datetime=t0)[0].due.isoformat()
                            for r in fsrs.Rating]
     assert out["deck"] > 0
+    # the hand checker: the vendored mahjong package counts riichi, pinfu, tanyao and a red five
+    assert out["mahjong_file"].startswith(str(pkgs)) and out["hand"] == [4, 30, "7,700", -7700]
 
     # the search's lemmatiser: English only, and it lemmatises exactly as the installed one
     import simplemma

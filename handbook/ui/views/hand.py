@@ -16,6 +16,7 @@ Deep links: ``/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import ref_label
-from handbook.ui.widgets import BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, named
+from handbook.ui.widgets import BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, named, refresh
 
 MODES = ("hand", "chi", "pon", "kan", "ankan", "dora", "ura")
 MODE_NAMES = {"hand": N_("Hand"), "chi": N_("Chi"), "pon": N_("Pon"), "kan": N_("Kan"),
@@ -241,20 +242,26 @@ def tile_face(code: str, *, width: int, height: int) -> ft.Control:
     digit, suit = code[0], code[1]
     if suit == "z":
         i = int(digit) - 1
-        inner: ft.Control = ft.Text(HONOURS[i], size=height * 0.5, weight=ft.FontWeight.W_700,
-                                    color=HONOUR_COLOURS[i], text_align=ft.TextAlign.CENTER)
+        spans = [ft.TextSpan(HONOURS[i], ft.TextStyle(size=height * 0.5, weight=ft.FontWeight.W_700,
+                                                      color=HONOUR_COLOURS[i]))]
     else:
         red = digit == "0"
-        colour = "#D50000" if red else "#212121"
-        inner = ft.Column([
-            ft.Text(("5•" if red else digit), size=height * 0.36, weight=ft.FontWeight.W_800, color=colour,
-                    text_align=ft.TextAlign.CENTER),
-            ft.Text(SUIT_GLYPHS[suit], size=height * 0.26, color="#D50000" if red else SUIT_COLOURS[suit],
-                    weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER),
-        ], spacing=0, tight=True, alignment=ft.MainAxisAlignment.CENTER,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER)
-    return ft.Container(content=inner, width=width, height=height, bgcolor="#FFFBF2",
-                        border=ft.Border.all(1, "#9E9E9E"), border_radius=6, alignment=ft.Alignment.CENTER)
+        spans = [ft.TextSpan("5•" if red else digit, ft.TextStyle(size=height * 0.36, weight=ft.FontWeight.W_800,
+                                                                  color="#D50000" if red else "#212121")),
+                 ft.TextSpan("\n" + SUIT_GLYPHS[suit], ft.TextStyle(
+                     size=height * 0.26, weight=ft.FontWeight.W_600,
+                     color="#D50000" if red else SUIT_COLOURS[suit]))]
+    return ft.Container(content=ft.Text(spans=spans, text_align=ft.TextAlign.CENTER), width=width, height=height,
+                        bgcolor="#FFFBF2", border=_TILE_BORDER, border_radius=6, alignment=ft.Alignment.CENTER)
+
+
+_TILE_BORDER = ft.Border.all(1, "#9E9E9E")
+
+
+def _suit_label(suit: str, _: Callable[[str], str]) -> str:
+    """"萬 Characters"; in Japanese just "萬子" (the glyph is in the name)."""
+    name, glyph = _(SUIT_NAMES[suit]), SUIT_GLYPHS.get(suit, "字")
+    return name if glyph in name else f"{glyph} {name}"
 
 
 def keys_for(suit: str, red: bool) -> list[str]:
@@ -279,6 +286,9 @@ class _HandScreen:
         self.mode = ctx.query.get("mode") if ctx.query.get("mode") in MODES else "hand"
         self.suit = "m"
         self.flash: str | None = None
+        self._faces: list[ft.Container] = []
+        self._win_mark = ft.Border.only(bottom=ft.BorderSide(3, ft.Colors.PRIMARY))
+        self._generation = 0
         self.shown = ft.Column(spacing=6, tight=True, key="hand-shown")
         self.summary = ft.Column(spacing=2, tight=True, key="hand-summary")
         self.detail = ft.Column(spacing=8, key="hand-result")
@@ -301,6 +311,8 @@ class _HandScreen:
     def draw(self) -> None:
         self.draw_inputs()
         self.draw_result()
+        if self.value is not None:
+            self.detail.controls = [_result_card(self.ctx, self.value, self.state)]
 
     def draw_inputs(self) -> None:
         _ = self.ctx._
@@ -316,7 +328,7 @@ class _HandScreen:
         self.inputs.controls = [
             ft.Row([picker]),
             self.choices("mode", [(m, _(MODE_NAMES[m])) for m in MODES], self.mode, self.pick_mode, per_row=4),
-            self.choices("suit", [(k, f"{SUIT_GLYPHS.get(k, '字')} {_(n)}") for k, n in SUIT_NAMES.items()],
+            self.choices("suit", [(k, _suit_label(k, _)) for k in SUIT_NAMES],
                          self.suit, self.pick_suit, per_row=4),
             key_row,
             ft.Row([self.button(_("Remove last"), self.undo, icon=ft.Icons.BACKSPACE_OUTLINED, key="undo"),
@@ -345,17 +357,19 @@ class _HandScreen:
 
     def key(self, code: str) -> ft.Control:
         name = tile_name(code, self.ctx._)
-        return ft.Semantics(label=name, button=True, container=True, content=ft.Container(
-            content=tile_face(code, width=44, height=58), height=64, alignment=ft.Alignment.CENTER,
-            on_click=lambda e, c=code: self.tap(c), ink=True, border_radius=8, key=f"key-{code}",
-            tooltip=name))
+        return ft.Semantics(label=name, button=True, container=True, exclude_semantics=True,
+                            on_tap=lambda e, c=code: self.tap(c), content=ft.Container(
+                                content=tile_face(code, width=44, height=58), height=64,
+                                alignment=ft.Alignment.CENTER, on_click=lambda e, c=code: self.tap(c), ink=True,
+                                border_radius=8, key=f"key-{code}"))
 
     def choices(self, key: str, options, selected: str, on_pick, *, per_row: int = 4) -> ft.Control:
         cells = []
         for value, label in options:
             chosen = value == selected
             cls = ft.FilledButton if chosen else ft.OutlinedButton
-            cells.append(ft.Container(ft.Semantics(selected=chosen, content=cls(
+            cells.append(ft.Container(ft.Semantics(selected=chosen, label=label, button=True, exclude_semantics=True,
+                                                   on_tap=lambda e, v=value: on_pick(v), content=cls(
                 content=ft.Text(label, size=SMALL_SIZE, text_align=ft.TextAlign.CENTER, max_lines=2),
                 height=TOUCH, key=f"{key}-{value}", on_click=lambda e, v=value: on_pick(v),
                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4),
@@ -366,11 +380,12 @@ class _HandScreen:
     def toggle(self, condition: str) -> ft.Control:
         on = self.state.conditions[condition]
         cls = ft.FilledTonalButton if on else ft.OutlinedButton
-        return ft.Semantics(toggled=on, content=cls(
-            content=ft.Text(self.ctx._(CONDITION_NAMES[condition]), size=SMALL_SIZE, max_lines=2,
-                            text_align=ft.TextAlign.CENTER),
-            icon=ft.Icons.CHECK if on else None, height=TOUCH, key=f"cond-{condition}",
-            on_click=lambda e: self.flip(condition)))
+        name = self.ctx._(CONDITION_NAMES[condition])
+        return ft.Semantics(label=name, toggled=on, exclude_semantics=True, on_tap=lambda e: self.flip(condition),
+                            content=cls(content=ft.Text(name, size=SMALL_SIZE, max_lines=2,
+                                                        text_align=ft.TextAlign.CENTER),
+                                        icon=ft.Icons.CHECK if on else None, height=TOUCH, key=f"cond-{condition}",
+                                        on_click=lambda e: self.flip(condition)))
 
     def stepper(self, label: str, attr: str) -> ft.Control:
         _ = self.ctx._
@@ -397,12 +412,19 @@ class _HandScreen:
         _ = self.ctx._
         s = self.state
         rows: list[ft.Control] = []
-        small = [tile_face(c, width=24, height=32) for c in s.tiles]
-        if small:
-            small[-1] = ft.Container(small[-1], border=ft.Border.only(bottom=ft.BorderSide(3, ft.Colors.PRIMARY)),
-                                     padding=ft.Padding.only(bottom=2), tooltip=_("Winning tile"))
+        # the faces drawn before are kept (only a new tile is sent to the client)
+        keep = 0
+        while keep < min(len(self._faces), len(s.tiles)) and self._faces[keep].data == s.tiles[keep]:
+            keep += 1
+        del self._faces[keep:]
+        self._faces += [ft.Container(tile_face(c, width=24, height=32), data=c, padding=ft.Padding.only(bottom=2))
+                        for c in s.tiles[len(self._faces):]]
+        for i, f in enumerate(self._faces):
+            last = i == len(self._faces) - 1
+            f.border = self._win_mark if last else None
+        small: list[ft.Control] = list(self._faces)
         label = _("Hand: {n} of {need} tiles; the last is the winning tile").format(n=len(s.tiles), need=s.needed)
-        rows.append(ft.Semantics(label=label, container=True, content=ft.Row(
+        rows.append(ft.Semantics(label=label, container=True, exclude_semantics=True, content=ft.Row(
             small or [ft.Text(_("Tap tiles to build the hand."), size=SMALL_SIZE,
                               color=ft.Colors.ON_SURFACE_VARIANT)], spacing=1, wrap=True, run_spacing=2)))
         extra: list[ft.Control] = []
@@ -419,10 +441,12 @@ class _HandScreen:
         self.shown.controls = rows
 
     def draw_result(self) -> None:
+        """The hand shown and the value line; the detailed card follows in :meth:`fill_detail`."""
         _ = self.ctx._
         self.draw_shown()
         s = self.state
         self.detail.controls = []
+        self.value: handbook.HandValue | None = None
         if self.flash:
             self.summary.controls = [error_box(_(self.flash))]
             return
@@ -437,40 +461,57 @@ class _HandScreen:
             self.summary.controls = [error_box(hand_error(exc, _))]
             return
         self.summary.controls = [self.headline(v)]
-        self.detail.controls = [_result_card(self.ctx, v, s)]
+        self.value = v
 
     def headline(self, v: handbook.HandValue) -> ft.Control:
         _ = self.ctx._
         if v.no_yaku:
-            return ft.Semantics(label=_("No yaku: nothing is paid"), container=True, key="value", content=ft.Text(
+            return ft.Semantics(label=_("No yaku: nothing is paid"), container=True, key="value",
+                                exclude_semantics=True, content=ft.Text(
                 _("No yaku: nothing is paid"), size=MEDIUM, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
-        return ft.Semantics(label=f"{_('Value')}: {v.points} ({value_line(v, _)})", container=True, key="value",
+        word = _("Value")
+        return ft.Semantics(label=f"{word}: {v.points} ({value_line(v, _)})", container=True, key="value",
+                            exclude_semantics=True,
                             content=ft.Row([ft.Text(v.points, size=BIG, weight=ft.FontWeight.W_800),
                                             ft.Text(value_line(v, _), size=BODY_SIZE, expand=True,
                                                     color=ft.Colors.ON_SURFACE_VARIANT)],
                                            vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
     # -- events ------------------------------------------------------------------------------
-    def changed(self) -> None:
+    def changed(self, *, inputs: bool = True) -> None:
+        """Count the hand again and send what changed: after a tile tap only the hand shown and the
+        result (the keyboard stays as it is), otherwise the inputs too."""
         self.ctx.remember(**{k: None for k in ("hand", "win", "melds", "dora", "ura", "tsumo", "discarder",
                                                "honba", "deposits", *CONDITIONS)})
         self.ctx.remember(**self.state.query(), mode=self.mode)
-        self.draw()
-        self.ctx.page.update()
+        if inputs:
+            self.draw_inputs()
+        self.draw_result()
+        refresh(*([self.inputs] if inputs else []), self.shown, self.summary, self.detail)
+        if self.value is not None:  # the value line is on screen first; then the details below
+            self._generation += 1
+            self.ctx.page.run_task(self.fill_detail, self._generation)
+
+    async def fill_detail(self, generation: int = 0) -> None:
+        await asyncio.sleep(0.05)
+        if generation != self._generation or self.value is None:
+            return  # another tap came first
+        self.detail.controls = [_result_card(self.ctx, self.value, self.state)]
+        refresh(self.detail)
 
     def tap(self, code: str) -> None:
         self.flash = self.state.add(self.mode, code)
-        self.changed()
+        self.changed(inputs=False)
 
     def undo(self) -> None:
         self.flash = None
         self.state.undo()
-        self.changed()
+        self.changed(inputs=False)
 
     def clear(self) -> None:
         self.flash = None
         self.state.clear()
-        self.changed()
+        self.changed(inputs=False)
 
     def pick_mode(self, mode: str) -> None:
         self.mode, self.flash = mode, None
