@@ -511,6 +511,14 @@ class Ledger:
         version = data_version(self.db)
         return version is not None and self._snap is not None and self._snap.version == version
 
+    def adopt(self, version: object, pairs: list[tuple[int, Record]],
+              unreadable: list[tuple[int, str]]) -> None:
+        """Take the records another process read (or wrote) for the data of ``version``, if that
+        is still the stored data: the next read need not parse them again."""
+        if version is not None and version == data_version(self.db):
+            self._snap = _Snapshot(version, pairs, unreadable)
+            self.unreadable = unreadable
+
     def _all(self) -> list[tuple[int, Record]]:
         return self._snapshot().pairs
 
@@ -919,6 +927,54 @@ def export_name(fmt: str, player: str | None = None, *,
     stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
     who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
     return f"ledger{who[:60]}-{stamp}.{fmt}"
+
+
+#: an import of a file larger than this (bytes) runs in a process of its own in the served app
+#: (:func:`import_isolated`); smaller ones take well under a second in a worker thread
+PROCESS_IMPORT_BYTES = 256 * 1024
+
+
+def _import_in_child(path: str, data: str | bytes, fmt: str | None, name: str
+                     ) -> tuple[ImportResult, tuple[object, list, list] | None]:
+    """In a process of its own: the import, and the records of the ledger as it left them."""
+    from handbook.storage import open_db
+
+    ledger = Ledger(open_db(path))
+    result = ledger.import_text(data, fmt, name=name)  # type: ignore[arg-type]
+    snap = ledger._snap  # noqa: SLF001
+    return result, ((snap.version, snap.pairs, snap.unreadable) if snap is not None else None)
+
+
+async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json", "csv"] | None = None,
+                          name: str = "") -> ImportResult:
+    """:meth:`Ledger.import_text` without holding up the served app's other sessions.
+
+    Checking and storing 60,000 records is seconds of pure Python; in a thread of the server's
+    process it holds the interpreter's lock and every other session waits with it. A file over
+    :data:`PROCESS_IMPORT_BYTES` is therefore imported in a process of its own (``spawn``; the
+    data file's lock keeps it safe against the server's own writes), and the records it stored
+    are handed back so the next screen does not parse them again. Smaller files, the browser
+    build (Pyodide) and storages that are not a file are imported in a worker thread
+    (:func:`handbook.storage.off_loop`). Raises what :meth:`Ledger.import_text` raises."""
+    import asyncio
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from handbook.storage import is_web, off_loop
+
+    size = len(data) if isinstance(data, bytes) else len(data)
+    path = getattr(ledger.db.storage, "path", None)
+    if is_web() or path is None or size <= PROCESS_IMPORT_BYTES or size > MAX_IMPORT_BYTES * 4:
+        return await off_loop(ledger.import_text, data, fmt, name)
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        result, snap = await asyncio.get_running_loop().run_in_executor(
+            pool, _import_in_child, str(path), data, fmt, name)
+    finally:
+        pool.shutdown(wait=False)
+    if snap is not None:
+        ledger.adopt(*snap)
+    return result
 
 
 def _uuid5_hex(name: str) -> str:

@@ -25,6 +25,7 @@ keeps a table of them. The probes:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -283,7 +284,8 @@ async def ledger_import(server) -> dict:
     await judge.connect("/ledger")
     started = time.perf_counter()
     await judge.click("import")
-    await judge.until(lambda: "import-ok" in judge.keys or judge.saw("was not imported"), 120)
+    with contextlib.suppress(TimeoutError):
+        await judge.until(lambda: "import-ok" in judge.keys or judge.saw("was not imported"), 300)
     took = time.perf_counter() - started
     await asyncio.sleep(2)
     stop.set()
@@ -292,7 +294,8 @@ async def ledger_import(server) -> dict:
     opener = AttackClient(server.port, Figures(), "opener")
     started = time.perf_counter()
     await opener.connect("/ledger")
-    await opener.until(lambda: any(k.startswith("player-P") for k in opener.keys), 120)
+    with contextlib.suppress(TimeoutError):
+        await opener.until(lambda: any(k.startswith("player-P") for k in opener.keys), 300)
     opened = time.perf_counter() - started
     await opener.close()
     p95 = others.percentile(others.times, 95)
@@ -324,15 +327,18 @@ async def study_import(server) -> dict:
     await student.connect("/study/progress?ruleset=azrm")
     started = time.perf_counter()
     await student.click("import-progress")
-    await student.until(lambda: student.saw("Imported from study.json"), 120)
+    with contextlib.suppress(TimeoutError):
+        await student.until(lambda: student.saw("Imported from study.json"), 300)
     took = time.perf_counter() - started
     stop.set()
     await background
     await student.close()
     p95 = others.percentile(others.times, 95)
     return {"file kB": round(len(data) / 1024), "import s": round(took, 1),
+            "imported": student.saw("Imported from study.json"),
             "other sessions p95 ms": round(p95 * 1000), "other errors": len(others.errors),
-            "held": took <= IMPORT_LIMIT_S and p95 <= P95_LIMIT_S and not others.errors}
+            "held": student.saw("Imported from study.json") and took <= IMPORT_LIMIT_S
+            and p95 <= P95_LIMIT_S and not others.errors}
 
 
 async def hostile_input(server) -> dict:
@@ -427,9 +433,10 @@ def test_attacker_suite(benchmark, tmp_path):
         benchmark.pedantic(lambda: asyncio.run(run()), rounds=1, iterations=1)
     finally:
         stop_server(server)
-    print()
-    for name, f in figures.items():
-        print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in f.items()))
+        print()
+        for name, f in figures.items():  # what was measured, also when a probe broke off
+            print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in f.items()))
+    print(f"machine load average {os.getloadavg()[0]:.1f}")
     benchmark.extra_info.update({k: json.dumps(v, default=str) for k, v in figures.items()})
     failed = [name for name, f in figures.items() if not f.get("held")]
     assert not failed, {k: figures[k] for k in failed}
