@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import datetime
 import functools
+import hashlib
 import io
 import json
 import re
@@ -171,6 +172,8 @@ def csv_uncell(text: str) -> str:
     """The text :func:`csv_cell` was given: each ``'`` it added (at the start, or after a
     separator, before what would have been escaped) is dropped; anything else is returned
     unchanged."""
+    if "'" not in text:  # nothing was added (most cells)
+        return text
     if text.startswith("'") and text[1:].startswith(_FORMULA_START):
         text = text[1:]
     return _UNESCAPE_MID.sub(r"\1", text)
@@ -508,6 +511,14 @@ class Ledger:
         version = data_version(self.db)
         return version is not None and self._snap is not None and self._snap.version == version
 
+    def adopt(self, version: object, pairs: list[tuple[int, Record]],
+              unreadable: list[tuple[int, str]]) -> None:
+        """Take the records another process read (or wrote) for the data of ``version``, if that
+        is still the stored data: the next read need not parse them again."""
+        if version is not None and version == data_version(self.db):
+            self._snap = _Snapshot(version, pairs, unreadable)
+            self.unreadable = unreadable
+
     def _all(self) -> list[tuple[int, Record]]:
         return self._snapshot().pairs
 
@@ -766,8 +777,13 @@ class Ledger:
             if problems:
                 raise LedgerImportError(problems[:MAX_PROBLEMS])
             if new:
-                self._table.insert_multiple([r.to_json() for r in new])  # one write
-                self._snapshot()  # parsed here, in the importing thread, not by the next screen
+                before = self._snapshot()
+                ids = self._table.insert_multiple([r.to_json() for r in new])  # one write
+                # the records just written are known: the next screen need not parse them again
+                version = data_version(self.db)
+                if version is not None and self._snap is before:
+                    self._snap = _Snapshot(version, [*before.pairs, *zip(ids, new, strict=True)],
+                                           before.unreadable)
         return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
 
     def _checked(self, items: list[tuple[str, dict | None, str | None]], *, csv_text: bool
@@ -812,7 +828,7 @@ class Ledger:
                             rec.foul, rec.penalty, rec.points, rec.strike, rec.note],
                            ensure_ascii=True)
         n = seen[basis] = seen.get(basis, 0) + 1
-        return uuid.uuid5(_IMPORT_NS, f"{basis}#{n}").hex
+        return _uuid5_hex(f"{basis}#{n}")
 
     def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool) -> Record:
         unknown = [k for k in raw if k not in FIELDS]
@@ -911,6 +927,63 @@ def export_name(fmt: str, player: str | None = None, *,
     stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
     who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
     return f"ledger{who[:60]}-{stamp}.{fmt}"
+
+
+#: an import of a file larger than this (bytes) runs in a process of its own in the served app
+#: (:func:`import_isolated`); smaller ones take well under a second in a worker thread
+PROCESS_IMPORT_BYTES = 256 * 1024
+
+
+def _import_in_child(path: str, data: str | bytes, fmt: str | None, name: str
+                     ) -> tuple[ImportResult, tuple[object, list, list] | None]:
+    """In a process of its own: the import, and the records of the ledger as it left them."""
+    from handbook.storage import open_db
+
+    ledger = Ledger(open_db(path))
+    result = ledger.import_text(data, fmt, name=name)  # type: ignore[arg-type]
+    snap = ledger._snap  # noqa: SLF001
+    return result, ((snap.version, snap.pairs, snap.unreadable) if snap is not None else None)
+
+
+async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json", "csv"] | None = None,
+                          name: str = "") -> ImportResult:
+    """:meth:`Ledger.import_text` without holding up the served app's other sessions.
+
+    Checking and storing 60,000 records is seconds of pure Python; in a thread of the server's
+    process it holds the interpreter's lock and every other session waits with it. A file over
+    :data:`PROCESS_IMPORT_BYTES` is therefore imported in a process of its own (``spawn``; the
+    data file's lock keeps it safe against the server's own writes), and the records it stored
+    are handed back so the next screen does not parse them again. Smaller files, the browser
+    build (Pyodide) and storages that are not a file are imported in a worker thread
+    (:func:`handbook.storage.off_loop`). Raises what :meth:`Ledger.import_text` raises."""
+    import asyncio
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from handbook.storage import is_web, off_loop
+
+    size = len(data) if isinstance(data, bytes) else len(data)
+    path = getattr(ledger.db.storage, "path", None)
+    if is_web() or path is None or size <= PROCESS_IMPORT_BYTES or size > MAX_IMPORT_BYTES * 4:
+        return await off_loop(ledger.import_text, data, fmt, name)
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        result, snap = await asyncio.get_running_loop().run_in_executor(
+            pool, _import_in_child, str(path), data, fmt, name)
+    finally:
+        pool.shutdown(wait=False)
+    if snap is not None:
+        ledger.adopt(*snap)
+    return result
+
+
+def _uuid5_hex(name: str) -> str:
+    """``uuid.uuid5(_IMPORT_NS, name).hex``, without building two UUID objects per entry (an
+    import of 60,000 lines makes 60,000 of them)."""
+    digest = bytearray(hashlib.sha1(_IMPORT_NS.bytes + name.encode("utf-8")).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return digest.hex()
 
 
 def _is_strike(r: Record) -> bool:

@@ -74,3 +74,22 @@ def test_records_not_read_yet_are_read_off_the_event_loop(ctx, app_ledger, tmp_p
     first, rows = asyncio.run(open_ledger())
     assert "Opening the ledger…" in first
     assert len(rows) == 3 and cold.ready()
+
+
+def test_a_large_import_runs_in_a_process_of_its_own(tmp_path, library, monkeypatch):
+    """In a thread, 60,000 records held the interpreter's lock for tens of seconds and every
+    other session waited; a large file is imported by another process, and what it stored is
+    handed back without parsing the file again."""
+    from handbook import ledger as ledger_mod
+    from handbook.ledger import Ledger
+    from handbook.storage import open_db
+
+    led = Ledger(open_db(tmp_path / "ledger.json"), library)
+    text = "player,date,ruleset,foul\n" + "".join(f"P{i},2026-04-01,azrm,{NOTEN}\n" for i in range(300))
+    monkeypatch.setattr(ledger_mod, "PROCESS_IMPORT_BYTES", 1024)
+    in_this_process: list = []
+    monkeypatch.setattr(Ledger, "import_text", lambda *a, **k: in_this_process.append(a))
+    result = asyncio.run(ledger_mod.import_isolated(led, text.encode(), name="season.csv"))
+    assert in_this_process == []
+    assert result.added == 300
+    assert led.ready() and len(led.players()) == 300

@@ -559,7 +559,8 @@ class _Importer:
     async def read(self, data: bytes, name: str) -> None:
         _ = self.ctx._
         try:
-            result = await off_loop(self.ledger.import_text, data, name=name)  # a worker thread
+            # a worker thread, or for a large file a process of its own: other sessions keep answering
+            result = await ledger_mod.import_isolated(self.ledger, data, name=name)
         except LedgerImportError as exc:
             text = _("{name} was not imported: {problems}").format(name=name, problems="; ".join(exc.problems))
             _refused_dialog(self.ctx, name, exc.problems)

@@ -376,8 +376,10 @@ def _export_import(ctx: AppContext, store: StudyStore) -> ft.Control:
             name=f.name, added=res.added, updated=res.updated, kept=res.kept, skipped=len(res.skipped)))
 
     return ft.Column([
-        ft.Row([ft.OutlinedButton(_("Export progress"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=export),
-                ft.OutlinedButton(_("Import progress"), icon=ft.Icons.UPLOAD, height=TOUCH, on_click=do_import)],
+        ft.Row([ft.OutlinedButton(_("Export progress"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=export,
+                                  key="export-progress"),
+                ft.OutlinedButton(_("Import progress"), icon=ft.Icons.UPLOAD, height=TOUCH, on_click=do_import,
+                                  key="import-progress")],
                wrap=True, spacing=8, run_spacing=8),
         out,
     ], spacing=4)
