@@ -37,11 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-
-from flet_load import (  # noqa: E402
+from tests.support.flet_load import (  # noqa: E402
     CRASHED,
     EVENT,
     INVOKE,
@@ -173,7 +169,7 @@ class AttackClient(FletClient):
 # ---------------------------------------------------------------- the server
 
 def _server(tmp_path: Path, name: str, **env: str):
-    from browser_harness import start_server
+    from tests.support.browser_harness import start_server
 
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
@@ -431,7 +427,7 @@ def web_server(server) -> dict:
 # ---------------------------------------------------------------- the suite
 
 def test_attacker_suite(benchmark, tmp_path):
-    from browser_harness import stop_server
+    from tests.support.browser_harness import stop_server
 
     server = _server(tmp_path, "attack", FLET_SESSION_TIMEOUT=str(EXPIRY_S))
     figures: dict[str, dict] = {}
@@ -461,7 +457,7 @@ def test_attacker_suite(benchmark, tmp_path):
 def test_a_forged_client_ip_does_not_dodge_the_lockout(benchmark, tmp_path):
     """Ten sessions, each overwriting its own ``page.client_ip`` before every guess, make 100
     wrong guesses at the passphrase; the right one must then be refused (locked out)."""
-    from browser_harness import stop_server
+    from tests.support.browser_harness import stop_server
 
     passphrase = "correct horse battery"
     server = _server(tmp_path, "gate", HANDBOOK_PASSPHRASE=passphrase)
