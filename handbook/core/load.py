@@ -39,6 +39,8 @@ HB060     a penalty row's foul id has no entry in fouls.toml
 HB061     a foul id is listed twice in fouls.toml
 HB062     a foul names a glossary term that does not exist
 HB063     a foul in fouls.toml has no row in any penalty table
+HB070     a translation file (``content/<lang>/handbook.toml``) cannot be read or has an entry
+          without its two texts
 HB064     a foul's ``covered_by`` names an unknown ruleset, a ruleset whose table has rows of
           that foul, or a penalty row or section that ruleset does not have
 ========  ==================================================================
@@ -73,6 +75,7 @@ from handbook.core import index_cache
 from handbook.core.problems import Collector, ContentError, Problem
 from handbook.core.rulings_data import Rulings, check_rulings
 from handbook.core.search import SearchIndex, paused_gc
+from handbook.core.texts import load_translations
 from handbook.paths import CONTENT_DIR
 
 __all__ = ["ContentError", "Problem", "default_library", "load_library"]
@@ -221,6 +224,12 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
         col.add("HB001", "rulings.toml", "", "the file is missing")
     rulings_data = check_rulings(col, root, rulesets, listing.known)
     _check_ruling_links(links, rulings_data)
+    translations: dict[str, dict[str, str]] = {}
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and (p / "handbook.toml").is_file()):
+        try:
+            translations[sub.name] = load_translations(root, sub.name)
+        except (ValueError, OSError) as exc:
+            col.add("HB070", f"{sub.name}/handbook.toml", "", str(exc))
 
     if col.problems:
         raise ContentError(col.problems)
@@ -229,7 +238,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     factory = (SearchIndex if content_dir is not None
                else functools.partial(index_cache.cached_index, content_digest=col.digest()))
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls), _index_factory=factory)
+                  fouls=MappingProxyType(fouls), _index_factory=factory, translations=translations)
     object.__setattr__(lib, "_rulings", rulings_data)
     if index:
         lib.warm()

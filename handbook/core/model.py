@@ -374,6 +374,9 @@ class Library:
     _index: Any = field(repr=False, compare=False, default=None)
     _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
     _rulings: object = field(repr=False, compare=False, default=None)
+    #: the handbook's own words in other languages: ``{lang: {English: translation}}``
+    #: (``content/<lang>/handbook.toml``, :mod:`handbook.core.texts`)
+    translations: Mapping[str, Mapping[str, str]] = field(repr=False, compare=False, default_factory=dict)
 
     def __getstate__(self) -> dict:
         """What a pickle keeps (the offline app's content snapshot): the content, not the search

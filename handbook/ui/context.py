@@ -19,6 +19,7 @@ from typing import Any
 import flet as ft
 
 from handbook.core.model import Library
+from handbook.core.texts import Note
 from handbook import i18n
 from handbook.i18n import Translator
 from handbook.ui.routes import parent_route, section_root
@@ -177,6 +178,21 @@ class AppContext:
             return self._("All rulesets")
         rs = self.library.rulesets.get(ruleset_id)
         return rs.short if rs else ruleset_id
+
+    def hb(self, text: str | None) -> str | None:
+        """The handbook's own words in the session's language: a sentence built in code
+        (:class:`handbook.core.texts.Note`) through the screens' catalog, its fields in turn;
+        a content text through ``content/<lang>/handbook.toml``. The sources' words (not in the
+        translations) and English stay as they are."""
+        if text is None:
+            return None
+        if isinstance(text, Note):
+            fields = {k: self.hb(v) if isinstance(v, str) else v for k, v in text.fields.items()}
+            return self._(text.template).format(**fields)
+        lang = self._.language
+        if lang == "en":
+            return text
+        return self.library.translations.get(lang, {}).get(text.strip(), text)
 
     # ------------------------------------------------------------ navigation
     def navigate(self, route: str) -> None:

@@ -176,6 +176,7 @@ def note_box(ctx: "AppContext", kind: str, text: str, *, ruleset: str | None,
     """A note the handbook adds (``kind``: conflict, interpretation, edition, handbook), labelled
     so a judge never takes it for the source's words; § references in it are links."""
     label, icon, bg, fg = NOTE_KINDS[kind]
+    text = ctx.hb(text) or ""  # the handbook's own words, in the session's language
     head = ft.Row([ft.Icon(icon, size=18, color=fg),
                    ft.Text(ctx._(label), size=12, weight=ft.FontWeight.BOLD, color=fg)],
                   spacing=6, tight=True)

@@ -294,7 +294,7 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
     if rs.note:
         intro.append(ft.ExpansionTile(
             title=ft.Text(_("About this table"), size=SMALL_SIZE),
-            controls=[ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)],
+            controls=[ft.Text(ctx.hb(rs.note), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)],
             min_tile_height=48, dense=True,
             controls_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
         ))

@@ -146,7 +146,7 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
                             subtitle=_("Revision history and where other editions differ"),
                             leading=ft.Icon(ft.Icons.HISTORY), key="editions"))
     if rs.note:
-        out.append(ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        out.append(ft.Text(ctx.hb(rs.note), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     if rs.preface:
         out.append(ft.ExpansionTile(
             title=ft.Text(_("Preface")),
@@ -259,7 +259,7 @@ def _edition_card(ctx: AppContext, rs: Ruleset, e: Edition) -> ft.Control:
                              color=ft.Colors.ON_SURFACE_VARIANT))
     body: list[ft.Control] = [*head, ft.Row(marks, spacing=8, wrap=True)]
     changes = [ft.Row([ft.Container(ft.Text("•", size=BODY_SIZE), width=16),
-                       ft.Text(c, size=BODY_SIZE, expand=True)],
+                       ft.Text(c if e.from_source else ctx.hb(c), size=BODY_SIZE, expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START, spacing=4) for c in e.changes]
     if e.from_source:
         # the source's own revision history: its words, quoted
