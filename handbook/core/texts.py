@@ -70,6 +70,8 @@ def handbook_texts(library: Library) -> dict[str, str]:  # noqa: C901 - one walk
             add(t.definition, f"glossary {t.id}: definition")
         add(t.explanation, f"glossary {t.id}: explanation")
     for rs in library.rulesets.values():
+        add(rs.edition_short, f"rulesets {rs.id}: edition_short")
+        add(rs.edition, f"rulesets {rs.id}: edition")
         add(rs.note, f"rulesets {rs.id}: note")
         for e in rs.editions:
             add(e.note, f"rulesets {rs.id}: edition {e.name} note")

@@ -194,6 +194,12 @@ class AppContext:
             return text
         return self.library.translations.get(lang, {}).get(text.strip(), text)
 
+    def label(self, ruleset_id: str) -> str:
+        """A ruleset's name with the edition its text is, in the session's language
+        ("EMA RCR — text before 2016", "EMA RCR — 2016年より前の原文")."""
+        rs = self.library.rulesets[ruleset_id]
+        return f"{rs.short} — {self.hb(rs.edition_short)}" if rs.edition_short else rs.short
+
     # ------------------------------------------------------------ navigation
     def navigate(self, route: str) -> None:
         """Show ``route`` ("/rules/azrm/2.4"); adds a browser-history entry."""

@@ -238,7 +238,7 @@ def build_index(ctx: AppContext) -> ft.View:
         sub = [rs.title, _.ngettext("{count} row", "{count} rows", len(rs.penalties)).format(count=len(rs.penalties))]
         if two_column(rs):
             sub.append(_("World Championship and Lower side by side"))
-        controls.append(nav_tile(ctx, rs.label, penalty_route(rs.id), subtitle=sub,
+        controls.append(nav_tile(ctx, ctx.label(rs.id), penalty_route(rs.id), subtitle=sub,
                                  leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY),
                                  trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
     return ctx.view(route=ctx.route, title=_("Penalties"), back=False, controls=controls)
@@ -277,7 +277,7 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
 
     header: list[ft.Control] = [filter_field(ctx, filtered, value=state["q"],
                                              hint=_("foul, penalty or §"))]
-    intro: list[ft.Control] = [ft.Text(f"{rs.title} · {rs.label}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+    intro: list[ft.Control] = [ft.Text(f"{rs.title} · {ctx.label(rs.id)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
         header.append(ft.Row([ft.Container(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
                                                                 on_change=diff_toggled)), expand=True), count],
