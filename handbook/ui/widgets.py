@@ -216,7 +216,10 @@ def covered_notes(ctx: "AppContext", rs, target: str) -> list[ft.Control]:
     if not fouls:
         return []
     _ = ctx._
-    names = ", ".join(f"{f.name} ({f.japanese[0]})" for f in fouls)
+    # the foul names are the handbook's: English with the Japanese for an English reader, the
+    # Japanese alone for a Japanese one
+    names = (", ".join(f"{f.name} ({f.japanese[0]})" for f in fouls) if _.language == "en"
+             else "、".join(f.japanese[0] for f in fouls))
     text = _("The {ruleset} table has no row of its own for: {fouls}. The handbook reads them as "
              "answered here.").format(ruleset=rs.short, fouls=names)
     return [note_box(ctx, "interpretation", text, ruleset=rs.id)]
