@@ -60,6 +60,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(exc)
                 print("1 problem found", file=sys.stderr)
                 return 1
+        from handbook.core.texts import check_translations
+
+        for lang, table in sorted(lib.translations.items()):
+            missing, stale = check_translations(lib, dict(table))
+            found = [f"HB076 {lang}/handbook.toml: no translation of {m}" for m in missing]
+            found += [f"HB077 {lang}/handbook.toml: the content no longer has {s}" for s in stale]
+            if found:
+                for p in found:
+                    print(p)
+                print(f"{len(found)} problem{'s' if len(found) != 1 else ''} found", file=sys.stderr)
+                return 1
         checked = ""
         if args.sources:
             from handbook.core.provenance import verify_sources

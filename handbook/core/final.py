@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from handbook.core.rulings import SEATS, FinalSpec, _check_ruleset, _library, _rulings
+from handbook.core.texts import N_, Note
 
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Library
@@ -208,19 +209,23 @@ def _notes(spec: FinalSpec, table: Mapping[str, int], deposits: int, groups: Map
     and how its uma was split, and a source example the rule overrides."""
     notes = list(spec.notes)
     if deposits and spec.deposits == "lost":
-        notes.append("1 riichi stick left on the table (1P) is lost: it goes to no one." if deposits == 1 else
-                     f"{deposits} riichi sticks left on the table ({deposits}P) are lost: they go to no one.")
+        notes.append(Note(N_("1 riichi stick left on the table (1P) is lost: it goes to no one.")) if deposits == 1
+                     else Note(N_("{n} riichi sticks left on the table ({n}P) are lost: they go to no one."), n=deposits))
     elif deposits and len(groups[1]) > 1:
-        notes.append(f"The riichi sticks left ({deposits}P) are shared by the players tied first: "
-                     f"{_p(Fraction(deposits, len(groups[1])))} each.")
+        notes.append(Note(N_("The riichi sticks left ({n}P) are shared by the players tied first: {each} each."),
+                          n=deposits, each=_p(Fraction(deposits, len(groups[1])))))
     for rank, seats in sorted(groups.items()):
         if len(seats) > 1:
             places = tuple(range(rank, rank + len(seats)))
-            notes.append(f"{' and '.join(seats)} are tied on {table[seats[0]]:,}: they share rank {rank} and "
-                         f"split the uma of places {places[0]}–{places[-1]}: {_p(uma[seats[0]])} each.")
+            names = Note(N_("{first} and {second}"), first=", ".join(seats[:-1]), second=seats[-1])
+            notes.append(Note(N_("{seats} are tied on {points}: they share rank {rank} and split the uma of "
+                                 "places {first}–{last}: {each} each."),
+                              seats=names, points=f"{table[seats[0]]:,}", rank=rank, first=places[0], last=places[-1],
+                              each=_p(uma[seats[0]])))
             for ex in spec.examples:
                 if ex.tied == places and Fraction(ex.uma) != uma[seats[0]]:
-                    notes.append(f"{ex.text} This result follows the rule: {_p(uma[seats[0]])} each.")
+                    notes.append(Note(N_("{example} This result follows the rule: {each} each."),
+                                      example=ex.text, each=_p(uma[seats[0]])))
     return tuple(dict.fromkeys(notes))
 
 

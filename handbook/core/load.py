@@ -46,6 +46,10 @@ HB070     a scoring profile (scoring.toml) names an unknown ruleset, is listed t
 HB071     a scoring option's ``ref`` names no section, or an option whose basis is
           ``"source"`` gives no ``ref``
 HB072     a scoring profile's ``empty_call_foul`` is not a foul of its ruleset's penalty table
+HB075     a translation file (``content/<lang>/handbook.toml``) cannot be read or has an entry
+          without its two texts
+HB076     (``check``) a text the handbook wrote has no translation in ``content/<lang>/handbook.toml``
+HB077     (``check``) a translation's English text is no longer in the content (stale)
 ========  ==================================================================
 """
 
@@ -79,6 +83,7 @@ from handbook.core.problems import Collector, ContentError, Problem
 from handbook.core.rulings_data import Rulings, check_rulings
 from handbook.core.scoring_data import check_scoring
 from handbook.core.search import SearchIndex, paused_gc
+from handbook.core.texts import load_translations
 from handbook.paths import CONTENT_DIR
 
 __all__ = ["ContentError", "Problem", "default_library", "load_library"]
@@ -228,6 +233,12 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     rulings_data = check_rulings(col, root, rulesets, listing.known)
     _check_ruling_links(links, rulings_data)
     scoring = check_scoring(col, root, rulesets, listing.known)
+    translations: dict[str, dict[str, str]] = {}
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and (p / "handbook.toml").is_file()):
+        try:
+            translations[sub.name] = load_translations(root, sub.name)
+        except (ValueError, OSError) as exc:
+            col.add("HB075", f"{sub.name}/handbook.toml", "", str(exc))
 
     if col.problems:
         raise ContentError(col.problems)
@@ -236,7 +247,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     factory = (SearchIndex if content_dir is not None
                else functools.partial(index_cache.cached_index, content_digest=col.digest()))
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls), _index_factory=factory)
+                  fouls=MappingProxyType(fouls), _index_factory=factory, translations=translations)
     object.__setattr__(lib, "_rulings", rulings_data)
     object.__setattr__(lib, "_scoring", scoring)
     if index:

@@ -376,6 +376,9 @@ class Library:
     _rulings: object = field(repr=False, compare=False, default=None)
     #: scoring profiles by ruleset id (``handbook.core.scoring_data.Profile``; content/scoring.toml)
     _scoring: object = field(repr=False, compare=False, default=None)
+    #: the handbook's own words in other languages: ``{lang: {English: translation}}``
+    #: (``content/<lang>/handbook.toml``, :mod:`handbook.core.texts`)
+    translations: Mapping[str, Mapping[str, str]] = field(repr=False, compare=False, default_factory=dict)
 
     def __getstate__(self) -> dict:
         """What a pickle keeps (the offline app's content snapshot): the content, not the search

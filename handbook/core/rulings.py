@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from handbook.core.load import default_library
+from handbook.core.texts import N_, Note
 from handbook.core.model import Penalty
 from handbook.core.rulings_data import (  # noqa: F401 - re-exported: the rulings data's names
     MAX_TILES,
@@ -218,10 +219,12 @@ def chombo(ruleset: str, offender: str, *, foul: str | None = None, edition: str
         if leading_section(row.ref):
             ref = row.ref
         if row.points is None:
-            notes.insert(0, f"The table says “{row.penalty}” without points: the usual chombo, {points}P.")
+            notes.insert(0, Note(N_("The table says “{penalty}” without points: the usual chombo, {points}P."),
+                                 penalty=row.penalty, points=points))
         elif points != usual:
-            notes.insert(0, f"This foul's row gives {points}P; the ruleset's usual chombo is {usual}P.")
-        notes.insert(0, f"The table: {row.foul} — {row.penalty}.")
+            notes.insert(0, Note(N_("This foul's row gives {points}P; the ruleset's usual chombo is {usual}P."),
+                                 points=points, usual=usual))
+        notes.insert(0, Note(N_("The table: {foul} — {penalty}."), foul=row.foul, penalty=row.penalty))
     elif "points_note" in spec:
         notes.insert(0, spec["points_note"])
     pay = spec.get("payment", {})

@@ -20,6 +20,7 @@ import flet as ft
 
 from handbook.core.model import Library
 from handbook import access, i18n
+from handbook.core.texts import Note
 from handbook.i18n import Translator
 from handbook.ui.routes import parent_route, section_root
 from handbook.ui.stores import Stores
@@ -188,6 +189,27 @@ class AppContext:
             return self._("All rulesets")
         rs = self.library.rulesets.get(ruleset_id)
         return rs.short if rs else ruleset_id
+
+    def hb(self, text: str | None) -> str | None:
+        """The handbook's own words in the session's language: a sentence built in code
+        (:class:`handbook.core.texts.Note`) through the screens' catalog, its fields in turn;
+        a content text through ``content/<lang>/handbook.toml``. The sources' words (not in the
+        translations) and English stay as they are."""
+        if text is None:
+            return None
+        if isinstance(text, Note):
+            fields = {k: self.hb(v) if isinstance(v, str) else v for k, v in text.fields.items()}
+            return self._(text.template).format(**fields)
+        lang = self._.language
+        if lang == "en":
+            return text
+        return self.library.translations.get(lang, {}).get(text.strip(), text)
+
+    def label(self, ruleset_id: str) -> str:
+        """A ruleset's name with the edition its text is, in the session's language
+        ("EMA RCR — text before 2016", "EMA RCR — 2016年より前の原文")."""
+        rs = self.library.rulesets[ruleset_id]
+        return f"{rs.short} — {self.hb(rs.edition_short)}" if rs.edition_short else rs.short
 
     # ------------------------------------------------------------ navigation
     def navigate(self, route: str) -> None:

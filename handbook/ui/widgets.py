@@ -176,6 +176,7 @@ def note_box(ctx: "AppContext", kind: str, text: str, *, ruleset: str | None,
     """A note the handbook adds (``kind``: conflict, interpretation, edition, handbook), labelled
     so a judge never takes it for the source's words; § references in it are links."""
     label, icon, bg, fg = NOTE_KINDS[kind]
+    text = ctx.hb(text) or ""  # the handbook's own words, in the session's language
     head = ft.Row([ft.Icon(icon, size=18, color=fg),
                    ft.Text(ctx._(label), size=12, weight=ft.FontWeight.BOLD, color=fg)],
                   spacing=6, tight=True)
@@ -224,7 +225,10 @@ def covered_notes(ctx: "AppContext", rs, target: str) -> list[ft.Control]:
     if not fouls:
         return []
     _ = ctx._
-    names = ", ".join(f"{f.name} ({foul_japanese(f)})" for f in fouls)
+    # the foul names are the handbook's: English with the Japanese for an English reader, the
+    # Japanese alone for a Japanese one
+    names = (", ".join(f"{f.name} ({foul_japanese(f)})" for f in fouls) if _.language == "en"
+             else "、".join(foul_japanese(f) for f in fouls))
     text = _("The {ruleset} table has no row of its own for: {fouls}. The handbook reads them as "
              "answered here.").format(ruleset=rs.short, fouls=names)
     return [note_box(ctx, "interpretation", text, ruleset=rs.id)]

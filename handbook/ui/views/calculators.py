@@ -301,8 +301,8 @@ def _edition_picker(ctx: AppContext, editions: dict, chosen: str | None, on_sele
         return []
     _ = ctx._
     options = [ft.DropdownOption(key=SOURCE_EDITION, text=_("{edition} — the text this handbook follows").format(
-        edition=editions[None]))]
-    options += [ft.DropdownOption(key=k, text=_("{edition} — a later edition (public source)").format(edition=name))
+        edition=ctx.hb(editions[None])))]
+    options += [ft.DropdownOption(key=k, text=_("{edition} — a later edition (public source)").format(edition=ctx.hb(name)))
                 for k, name in editions.items() if k is not None]
     return [named(ft.Dropdown(label=_("Edition"), value=chosen or SOURCE_EDITION, options=options, expand=True,
                               text_size=BODY_SIZE, on_select=on_select, key="edition"))]
@@ -351,7 +351,8 @@ def _titled_notes(ctx: AppContext, notes: Sequence[str]) -> list[ft.Control]:
     """"Notes" and the notes as bullets (nothing when there are none)."""
     if not notes:
         return []
-    return [ft.Text(ctx._("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600), *_notes(notes)]
+    return [ft.Text(ctx._("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600),
+            *_notes([ctx.hb(n) for n in notes])]
 
 
 # ------------------------------------------------------------------ /tools/revealed
@@ -800,7 +801,7 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
                                source_button(ctx, source_link(lib, rid, ref))], spacing=0, tight=True))
     if f.notes:
         rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-        rows += _notes(f.notes)
+        rows += _notes([ctx.hb(n) for n in f.notes])
     text = final_text(f, lib, _)
     rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
                                              on_click=lambda e: on_copy(text), key="copy")]))

@@ -148,8 +148,10 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
     for x in t.romaji:
         if plain(x) != plain(t.term) and plain(x) not in {plain(s) for s in spellings}:
             spellings.append(x)
-    if spellings or t.aliases:
-        controls.append(ft.Text(_("Also: {names}").format(names=", ".join([*t.aliases, *spellings])),
+    # the English aliases are the handbook's English words: an English reader's, not a Japanese one's
+    aliases = list(t.aliases) if ctx._.language == "en" else []
+    if spellings or aliases:
+        controls.append(ft.Text(_("Also: {names}").format(names=", ".join([*aliases, *spellings])),
                                 size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     controls.append(section_heading(_("Definition")))
     rs = ctx.library.rulesets.get(t.source or "")

@@ -243,7 +243,7 @@ def build_index(ctx: AppContext) -> ft.View:
         sub = [rs.title, _.ngettext("{count} row", "{count} rows", len(rs.penalties)).format(count=len(rs.penalties))]
         if two_column(rs):
             sub.append(_("World Championship and Lower side by side"))
-        controls.append(nav_tile(ctx, rs.label, penalty_route(rs.id), subtitle=sub,
+        controls.append(nav_tile(ctx, ctx.label(rs.id), penalty_route(rs.id), subtitle=sub,
                                  leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY),
                                  trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
     return ctx.view(route=ctx.route, title=_("Penalties"), back=False, controls=controls)
@@ -282,7 +282,7 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
 
     header: list[ft.Control] = [filter_field(ctx, filtered, value=state["q"],
                                              hint=_("foul, penalty or §"))]
-    intro: list[ft.Control] = [ft.Text(f"{rs.title} · {rs.label}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+    intro: list[ft.Control] = [ft.Text(f"{rs.title} · {ctx.label(rs.id)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
     if two_column(rs):
         # the switch and the count one above the other: side by side they overlapped at large text
         header.append(switch_row(ft.Switch(label=_("Only differences"), value=state["diff"],
@@ -300,7 +300,7 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
     if rs.note:
         intro.append(ft.ExpansionTile(
             title=ft.Text(_("About this table"), size=SMALL_SIZE),
-            controls=[ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)],
+            controls=[ft.Text(ctx.hb(rs.note), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)],
             min_tile_height=48, dense=True,
             controls_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
         ))

@@ -113,12 +113,12 @@ def build_index(ctx: AppContext) -> ft.View:
     for rs in rule_rulesets(ctx.library):
         if rs.sections:
             sub = [rs.title, _.ngettext("{count} section · {edition}", "{count} sections · {edition}",
-                                          len(rs.sections)).format(count=len(rs.sections), edition=rs.edition)]
-            controls.append(nav_tile(ctx, rs.label, f"/rules/{rs.id}", subtitle=sub,
+                                          len(rs.sections)).format(count=len(rs.sections), edition=ctx.hb(rs.edition))]
+            controls.append(nav_tile(ctx, ctx.label(rs.id), f"/rules/{rs.id}", subtitle=sub,
                                      leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY),
                                      trailing=badge(_("chosen")) if rs.id == ctx.ruleset else None))
         else:
-            controls.append(nav_tile(ctx, rs.label, penalty_route(rs.id),
+            controls.append(nav_tile(ctx, ctx.label(rs.id), penalty_route(rs.id),
                                      subtitle=[rs.title, _("Penalty table only")],
                                      leading=ft.Icon(ft.Icons.GAVEL, color=ft.Colors.PRIMARY)))
     return ctx.view(route=ctx.route, title=_("Rules"), back=False, controls=controls)
@@ -128,8 +128,8 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
     _ = ctx._
     out: list[ft.Control] = [
         ft.Text(rs.title, size=18, weight=ft.FontWeight.BOLD),
-        ft.Text(rs.label, size=BODY_SIZE, weight=ft.FontWeight.W_600, key="ruleset-label"),
-        ft.Text(rs.edition, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(ctx.label(rs.id), size=BODY_SIZE, weight=ft.FontWeight.W_600, key="ruleset-label"),
+        ft.Text(ctx.hb(rs.edition), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
     ]
     if rs.base and rs.base in ctx.library.rulesets:
         base = ctx.library.rulesets[rs.base]
@@ -146,7 +146,7 @@ def _ruleset_header(ctx: AppContext, rs: Ruleset) -> list[ft.Control]:
                             subtitle=_("Revision history and where other editions differ"),
                             leading=ft.Icon(ft.Icons.HISTORY), key="editions"))
     if rs.note:
-        out.append(ft.Text(rs.note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        out.append(ft.Text(ctx.hb(rs.note), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     if rs.preface:
         out.append(ft.ExpansionTile(
             title=ft.Text(_("Preface")),
@@ -261,7 +261,7 @@ def _edition_card(ctx: AppContext, rs: Ruleset, e: Edition) -> ft.Control:
                              color=ft.Colors.ON_SURFACE_VARIANT))
     body: list[ft.Control] = [*head, ft.Row(marks, spacing=8, wrap=True)]
     changes = [ft.Row([ft.Container(ft.Text("•", size=BODY_SIZE), width=16),
-                       ft.Text(c, size=BODY_SIZE, expand=True)],
+                       ft.Text(c if e.from_source else ctx.hb(c), size=BODY_SIZE, expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START, spacing=4) for c in e.changes]
     if e.from_source:
         # the source's own revision history: its words, quoted
@@ -301,7 +301,7 @@ def build_editions(ctx: AppContext, ruleset: str) -> ft.View:
     rs = ctx.library.rulesets[ruleset]
     controls: list[ft.Control] = [
         ft.Text(rs.title, size=18, weight=ft.FontWeight.BOLD),
-        ft.Text(_("This handbook follows: {edition}").format(edition=rs.edition), size=BODY_SIZE),
+        ft.Text(_("This handbook follows: {edition}").format(edition=ctx.hb(rs.edition)), size=BODY_SIZE),
     ]
     if not rs.editions:
         controls.append(empty_note(_("No edition history is known for this ruleset.")))

@@ -177,7 +177,7 @@ def answer_controls(ctx: AppContext, card: Card, buttons: ft.Control | None = No
                         leading=ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.PRIMARY)))
     if card.kind in ("term", "reading"):
         try:
-            out.append(ft.Text(lib.term(card.ref).definition, size=SMALL_SIZE))
+            out.append(ft.Text(ctx.hb(lib.term(card.ref).definition), size=SMALL_SIZE))
         except KeyError:
             pass
     if card.kind in ("penalty", "difference"):
