@@ -152,6 +152,9 @@ STAGES = (score_references, score_words, lift_cited, prefer_rules_for_questions,
 class _Ranking:
     """The parts of :class:`~handbook.core.search.SearchIndex` that rank."""
 
+    #: the weights this index ranks with
+    weights = WEIGHTS
+
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
         """See :meth:`handbook.core.model.Library.search`."""
         return [_with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
