@@ -282,14 +282,16 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     if r.penalty:
         lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" else BODY_SIZE,
                              weight=ft.FontWeight.BOLD))
-    lines.extend(_row_line(x) for x in r.rows)
-    if r.governs:
-        lines.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
-                             overflow=ft.TextOverflow.ELLIPSIS))
     if r.penalties:
         lines.append(ft.Text(_("Penalties: {list}").format(list=" · ".join(r.penalties)), size=SMALL_SIZE,
                              color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
                              overflow=ft.TextOverflow.ELLIPSIS))
+    # the foul's other rows and the governing section: under the ruling, a second target to the
+    # same page (the ruling itself -- title and penalty -- stays one node a reader names at once)
+    more: list[ft.Control] = [_row_line(x) for x in r.rows]
+    if r.governs:
+        more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS))
 
     async def click(e) -> None:
         # Flet awaits a handler only when it is a coroutine function itself
@@ -297,7 +299,7 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
         if inspect.isawaitable(result):
             await result
 
-    return ft.ListTile(
+    tile = ft.ListTile(
         title=ft.Column(lines, spacing=1, tight=True),
         on_click=click,
         min_height=48,
@@ -305,6 +307,11 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
         data=r.route,
         tooltip=None,
     )
+    if not more:
+        return tile
+    return ft.Column([tile, ft.Container(ft.Column(more, spacing=1, tight=True), on_click=click, ink=True,
+                                         padding=ft.Padding.only(left=8, right=8, bottom=6))], spacing=0,
+                     tight=True)
 
 
 def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | None = None,
