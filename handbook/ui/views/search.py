@@ -288,7 +288,10 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
                              overflow=ft.TextOverflow.ELLIPSIS))
     # the foul's other rows and the governing section: under the ruling, a second target to the
     # same page (the ruling itself -- title and penalty -- stays one node a reader names at once)
-    more: list[ft.Control] = [_row_line(x) for x in r.rows]
+    # (a comparison across rulesets is the ruling itself: its rows stay in the one node)
+    if r.compare:
+        lines.extend(_row_line(x) for x in r.rows)
+    more: list[ft.Control] = [] if r.compare else [_row_line(x) for x in r.rows]
     if r.governs:
         more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                             overflow=ft.TextOverflow.ELLIPSIS))
