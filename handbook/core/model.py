@@ -418,6 +418,23 @@ class Library:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
         return self.warm().elsewhere(query, ruleset, limit=limit)
 
+    def matching(self, query: str, *, kind: str, ruleset: str | None = None, names_only: bool = False) -> list[Hit]:
+        """The entries of one ``kind`` (``"penalty"``, ``"rule"`` or ``"term"``) matching every
+        word of ``query`` the way :meth:`search` matches (spelling, kana/romaji, stems, synonyms,
+        typos, a foul's names: "chombo", 見せ牌 and "misehai" find the rows that have them), in
+        index order: a table's filter. ``ruleset`` narrows rows and sections to one ruleset;
+        ``names_only`` keeps to names and aliases (a glossary filter), not definitions or text.
+        Empty for an empty query. Raises ``ValueError`` naming the argument for an unknown kind
+        or ruleset."""
+        if kind not in ("penalty", "rule", "term"):
+            raise ValueError(f"kind: must be one of 'penalty', 'rule', 'term', got {kind!r}")
+        if ruleset is not None and (not isinstance(ruleset, str) or ruleset not in self.rulesets):
+            raise ValueError(
+                f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
+        index = self.warm()
+        least = index.weights.alias * 0.5 if names_only else 0.0
+        return index.matching(query, kind=kind, ruleset=ruleset, least=least)
+
     def covered_here(self, ruleset: str, target: str) -> list[Foul]:
         """The fouls ``ruleset``'s table has no row for that the handbook reads as dealt with by
         ``target`` (``"penalty:<foul id>"`` or ``"rule:<section ref>"``): ``Foul.covered_by``."""

@@ -192,3 +192,40 @@ def test_rule_rulesets_text_first(library):
     assert set(ids) == set(library.rulesets)
     with_text = [bool(library.rulesets[i].sections) for i in ids]
     assert with_text == sorted(with_text, reverse=True)
+
+
+# ------------------------------------------------------------------- the ruling first
+
+
+def test_the_ranked_list_keeps_the_search_s_order(library):
+    for q, rs in (("head bump", "ema-rcr"), ("誤ロン", "azrm"), ("empty call", "ema-rcr"), ("chombo", None)):
+        hits = library.search(q, ruleset=rs, limit=search.RESULT_LIMIT)
+        results = search.ranked_results(library, q, rs)
+        assert [r.route for r in results][:3] == list(dict.fromkeys(h.route for h in hits))[:3], q
+
+
+def test_a_ruling_shows_every_row_of_the_foul_with_its_condition(library):
+    first = search.ranked_results(library, "late 15 minutes", "wrc-2025")[0]
+    assert (first.kind, first.title, first.penalty) == ("penalty", "Late by more than 10 min",
+                                                         "30P point penalty, replacement")
+    assert [(x.condition, x.penalty) for x in first.rows] == [("1 to 10 min", "1P point penalty per minute")]
+    ema = search.ranked_results(library, "late 5 minutes", "ema-rcr")[0]
+    assert "one to ten minutes" in ema.title and "per minute" in ema.penalty
+    assert [x.condition for x in ema.rows] == ["more than ten minutes"]
+
+
+def test_a_ruling_names_the_section_that_governs_it(library):
+    first = search.ranked_results(library, "誤ロン", "azrm")[0]
+    assert first.kind == "penalty" and first.governs == "§4.1 Empty Call and changing a call"
+
+
+def test_without_a_ruleset_the_best_foul_is_compared_across_rulesets(library):
+    results = search.ranked_results(library, "revealed tiles")
+    compare = next(r for r in results if r.kind == "penalty")
+    assert compare.compare and compare.title == library.fouls["revealed-tiles"].name
+    named = " · ".join(x.ruleset for x in compare.rows)
+    for rs in library.rulesets.values():
+        if rs.rows("revealed-tiles"):
+            assert rs.short in named
+    # that foul's rows are not listed again below it
+    assert not [r for r in results if r.kind == "penalty" and not r.compare and "/revealed-tiles" in r.route]

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections import defaultdict
 
+from handbook.core.model import Hit
 from handbook.core.search.doc import _Doc
 from handbook.core.search.folding import (
     _CJK, _JA_WORD, _SYNONYM_OF, _WORD, STOPWORDS, _damerau_levenshtein, _deletions, _stem, fold, lemma, romaji_bases,
@@ -274,3 +275,31 @@ class _Matching:
             scope = self._scopes[key] = frozenset(
                 i for i, doc in enumerate(self.docs) if self._in_scope(doc, ruleset, editions))
         return scope
+
+    def matching(self, query: str, *, kind: str, ruleset: str | None = None, least: float = 0.0) -> list[Hit]:
+        """The entries of one ``kind`` (``"penalty"`` rows of ``ruleset``'s table, ``"rule"``
+        sections, ``"term"`` glossary terms) that match every word of ``query`` the way the search
+        matches it (spelling, stems, synonyms, kana/romaji, typos, a foul's names), each word
+        scoring at least ``least`` (a field weight: ``Weights.alias * 0.5`` keeps to names), in
+        index order; a filter narrowed to one table. Empty for an empty query."""
+        q = fold(query).strip()
+        if not q:
+            return []
+        docs = self.docs
+        allowed = {d for d in self._scope(ruleset, False) if docs[d].hit.kind == kind}
+        for seg in _CJK.findall(q):
+            seg = kana_fold(seg)
+            found = ({d for d, s in self._ja_containing(seg) if s >= least} if len(seg) > 1 else
+                     {d for d, s in self._ja_word_unit(seg).items() if s >= least})
+            found.update(d for d, s in self._ja_names_inside(seg) if s >= least)
+            allowed &= found
+            if not allowed:
+                return []
+        latin = _CJK.sub(" ", q).strip()
+        if latin:
+            units, _latin, _joined = self._units(latin, "", ruleset=ruleset)
+            for per, n, _narrowed in units:
+                allowed &= {d for d, s in per.items() if s >= least} if n else set()
+                if not allowed:
+                    return []
+        return [docs[d].hit for d in sorted(allowed)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
+from handbook.core.search.grammar import concepts
 from handbook.core.search.japanese import kana_fold
 
 
@@ -95,6 +96,15 @@ class Ranking:
     out: list[tuple[float, int]] = field(default_factory=list)
 
 
+def read_incident(index, r: Ranking) -> None:
+    """Structures a bag of words misses (several players winning on one discard), named in the
+    rules' words and added to the query (:mod:`handbook.core.search.grammar`)."""
+    extra = concepts(r.q)
+    if extra:
+        r.q = f"{r.q} {fold(' '.join(extra))}"
+        r.raw = f"{r.raw} {' '.join(extra)}"
+
+
 def score_references(index, r: Ranking) -> None:
     """Section and row references in the query ("2.4", "EMA 3.3.2") and the query's units."""
     r.scores, r.units, r.latin, r.joined = index._ref_scores(r.q, r.raw, ruleset=r.ruleset, editions=r.editions)
@@ -146,11 +156,14 @@ def spread(index, r: Ranking) -> None:
 
 
 #: the ranking, stage by stage
-STAGES = (score_references, score_words, lift_cited, prefer_rules_for_questions, name_bonuses, order, spread)
+STAGES = (read_incident, score_references, score_words, lift_cited, prefer_rules_for_questions, name_bonuses, order, spread)
 
 
 class _Ranking:
     """The parts of :class:`~handbook.core.search.SearchIndex` that rank."""
+
+    #: the weights this index ranks with
+    weights = WEIGHTS
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
         """See :meth:`handbook.core.model.Library.search`."""

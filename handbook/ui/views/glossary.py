@@ -41,15 +41,22 @@ def term_keys(t: Term) -> tuple[str, ...]:
     return tuple(folded + keys)
 
 
-def filter_terms(terms: Iterable[Term], query: str) -> list[Term]:
+def filter_terms(terms: Iterable[Term], query: str, library: Library | None = None) -> list[Term]:
     """Terms matching ``query`` in English, Japanese (kanji, hiragana or katakana) or romaji;
-    every word of the query must match. An empty query keeps every term."""
+    every word of the query must match. Given the ``library``, also the terms the search's
+    matching finds by their names (typos, long vowels, kana/romaji, stems:
+    :meth:`Library.matching`). An empty query keeps every term."""
     q = fold(query).strip()
     if not q:
         return list(terms)
     words = q.split()
+    matched = ({h.ref for h in library.matching(query, kind="term", names_only=True)}
+               if library is not None else set())
     out = []
     for t in terms:
+        if t.id in matched:
+            out.append(t)
+            continue
         keys = term_keys(t)
         hay = " | ".join(keys)
         ok = True
@@ -105,7 +112,7 @@ def build_index(ctx: AppContext) -> ft.View:
     count = ft.Text("", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)
 
     def show(q: str) -> None:
-        found = filter_terms(terms, q)
+        found = filter_terms(terms, q, ctx.library)
         count.value = _.ngettext("{shown} of {total} term", "{shown} of {total} terms", len(terms)).format(
             shown=len(found), total=len(terms))
         listing.controls = [

@@ -77,16 +77,22 @@ def row_text(row: PenaltyRow) -> str:
                                      row.condition, row.ref, row.id.replace("-", " ")) if x))
 
 
-def filter_rows(rows: Iterable[PenaltyRow], query: str = "", *, only_differences: bool = False
-                ) -> list[PenaltyRow]:
-    """Rows whose text contains every word of ``query`` (folded: case, width, kana), and only the
-    rows whose columns differ when ``only_differences``."""
+def filter_rows(rows: Iterable[PenaltyRow], query: str = "", *, only_differences: bool = False,
+                library: Library | None = None, ruleset: str | None = None) -> list[PenaltyRow]:
+    """Rows whose text contains every word of ``query`` (folded: case, width, kana) or, given the
+    ``library`` and the table's ``ruleset``, that the search's matching finds for it in that
+    table (spelling, kana/romaji, the foul's names: "chombo" finds "Chonbo", 見せ牌 and "misehai"
+    the revealed-tiles rows; :meth:`Library.matching`); only the rows whose columns differ when
+    ``only_differences``."""
     words = fold(query).split()
+    matched: set[tuple[str, int | None]] = set()
+    if words and library is not None and ruleset is not None:
+        matched = {(h.ref, h.row) for h in library.matching(query, kind="penalty", ruleset=ruleset)}
     out = []
     for r in rows:
         if only_differences and not r.differs:
             continue
-        if words:
+        if words and (r.id, r.index) not in matched:
             hay = row_text(r)
             if not all(w in hay for w in words):
                 continue
@@ -257,7 +263,8 @@ def build_table(ctx: AppContext, ruleset: str) -> ft.View:
     count = ft.Text("", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)
 
     def show() -> None:
-        rows = filter_rows(rs.penalties, state["q"], only_differences=state["diff"])
+        rows = filter_rows(rs.penalties, state["q"], only_differences=state["diff"], library=ctx.library,
+                           ruleset=ruleset)
         count.value = _.ngettext("{shown} of {total} row", "{shown} of {total} rows", len(rs.penalties)).format(
             shown=len(rows), total=len(rs.penalties))
         out: list[ft.Control] = []

@@ -1,5 +1,8 @@
-"""Home: ``/`` and ``/search?q=…`` — one search box, results as you type, grouped into Rules,
-Penalties and Glossary; every result names its ruleset and section."""
+"""Home: ``/`` and ``/search?q=…`` — one search box, results as you type, in the order the search
+ranks them: the ruling first (with a ruleset chosen, the foul's rows in that ruleset, each with its
+condition and penalty in large type, and the section that governs them; without one, the best foul
+with its row in each ruleset side by side), then the rest. Each result is labelled Rule, Penalty or
+Term; kinds never reorder the list."""
 
 from __future__ import annotations
 
@@ -10,13 +13,19 @@ from dataclasses import dataclass
 import flet as ft
 
 from handbook.core.model import Hit, Library, PenaltyRow
+from handbook.core.search import ref_keys
+from handbook.core.search.conditions import condition_label, order_rows
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
 from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
-from handbook.ui.widgets import recent_controls, refresh, BODY_SIZE, SMALL_SIZE, badge, empty_note, note_badge, section_heading
-from handbook.ui.widgets import foul_japanese
+from handbook.ui.widgets import (
+    BODY_SIZE, MEDIUM, SMALL_SIZE, badge, empty_note, foul_japanese, note_badge, recent_controls, refresh,
+    section_heading)
+
+#: the penalty of a ruling, in large type
+RULING_SIZE = MEDIUM
 
 #: group order on screen, with the (untranslated) headings
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -27,7 +36,25 @@ GROUPS: tuple[tuple[str, str], ...] = (
 RESULT_LIMIT = 40
 #: rows of each group shown before "Show all"
 GROUP_PREVIEW = 5
+#: results of the ranked list shown before "Show all"
+LIST_PREVIEW = 10
 ALL_RULESETS = "__all__"
+#: each kind's label on a result (untranslated)
+KIND_LABELS = {"rule": N_("Rule"), "penalty": N_("Penalty"), "term": N_("Term")}
+
+
+@dataclass(frozen=True)
+class RowLine:
+    """One of a foul's rows in one ruleset, as a ruling lists it: ``condition`` (what tells it
+    from the foul's other rows, "1 to 10 min"; the row's title when it has no siblings),
+    ``penalty``, ``ref`` (the § label), ``note`` (the row's own condition text) and, for a
+    comparison across rulesets, ``ruleset`` (the short names sharing this penalty)."""
+
+    condition: str
+    penalty: str
+    ref: str = ""
+    note: str = ""
+    ruleset: str = ""
 
 
 @dataclass(frozen=True)
@@ -49,6 +76,13 @@ class Result:
     penalty: str = ""
     penalties: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
+    #: a penalty: the foul's other rows in this ruleset (best fit to the query first); a comparison
+    #: across rulesets: the foul's row in each ruleset
+    rows: tuple[RowLine, ...] = ()
+    #: a penalty: the section that governs it ("§2.4 Wrongly revealing tiles")
+    governs: str = ""
+    #: a comparison of one foul across rulesets (no ruleset chosen)
+    compare: bool = False
 
     @property
     def label(self) -> str:
@@ -107,6 +141,81 @@ def to_result(library: Library, hit: Hit) -> Result:
     return Result("term", hit.title, hit.route, "", "", sub)
 
 
+def _governs(library: Library, ruleset: str, ref: str | None) -> str:
+    """The section a row cites, as "§2.4 Wrongly revealing tiles" (its first; "" for none)."""
+    if not ref:
+        return ""
+    rs = library.rulesets[ruleset]
+    for section, _item in ref_keys(ref):
+        if rs.has_section(section):
+            return f"§{section} {rs.section(section).title}"
+    return ""
+
+
+def ruling(library: Library, hit: Hit, query: str) -> Result:
+    """A penalty hit with a ruleset chosen as the ruling: the foul's rows in that ruleset, the
+    row whose condition fits ``query`` best first (its title, penalty and §), the others as
+    :class:`RowLine` with their conditions, and the section that governs the first."""
+    rs = library.rulesets[hit.ruleset or ""]
+    rows = order_rows(rs.rows(hit.ref), query)
+    if not rows:
+        return to_result(library, hit)
+    first, rest = rows[0], rows[1:]
+    foul = library.fouls.get(hit.ref)
+    lines = tuple(RowLine(condition_label(r, rows) or r.foul, r.penalty or "", ref_label(r.ref), r.condition or "")
+                  for r in rest)
+    return Result("penalty", first.foul, hit.route, rs.short, ref_label(first.ref),
+                  subtitle=foul_japanese(foul) if foul else "", penalty=first.penalty or "",
+                  marks=_marks(first), rows=lines, governs=_governs(library, rs.id, first.ref))
+
+
+def comparison(library: Library, hit: Hit, query: str) -> Result:
+    """A penalty hit without a ruleset chosen as the foul across rulesets: its name, and in each
+    ruleset that has it the row that fits ``query`` best (rulesets giving the same penalty share
+    a line), side by side."""
+    foul = library.fouls.get(hit.ref)
+    lines: list[RowLine] = []
+    for rs in library.rulesets.values():
+        rows = order_rows(rs.rows(hit.ref), query)
+        if not rows:
+            continue
+        r = rows[0]
+        same = next((i for i, x in enumerate(lines) if x.penalty == r.penalty and x.ref == ref_label(r.ref)), None)
+        if same is not None:
+            x = lines[same]
+            lines[same] = RowLine(x.condition, x.penalty, x.ref, x.note, f"{x.ruleset} · {rs.short}")
+            continue
+        label = condition_label(r, rows) or (r.foul if len(rows) > 1 else "")
+        lines.append(RowLine(label, r.penalty or "", ref_label(r.ref), "", rs.short))
+    title = foul.name if foul else hit.title
+    return Result("penalty", title, hit.route, "", "", subtitle=foul_japanese(foul) if foul else "",
+                  rows=tuple(lines), compare=True)
+
+
+def ranked_results(library: Library, query: str, ruleset: str | None = None,
+                   limit: int = RESULT_LIMIT) -> list[Result]:
+    """The results for ``query`` in the search's order: with ``ruleset``, each penalty hit as the
+    foul's :func:`ruling`; without, the first penalty hit as a :func:`comparison` of its foul
+    across rulesets (that foul's rows in other rulesets are not listed again). Empty for an
+    empty query."""
+    if not query.strip():
+        return []
+    hits = library.search(query, ruleset=ruleset, limit=limit)
+    out: list[Result] = []
+    compared: str | None = None
+    for h in hits:
+        if h.kind == "penalty" and ruleset is not None:
+            out.append(ruling(library, h, query))
+        elif h.kind == "penalty" and compared is None:
+            compared = h.ref
+            out.append(comparison(library, h, query))
+        elif h.kind == "penalty" and h.ref == compared:
+            continue
+        else:
+            out.append(to_result(library, h))
+    return out
+
+
 def group_results(library: Library, hits: Sequence[Hit]) -> list[tuple[str, list[Result]]]:
     """Hits as ``[(kind, [Result, …]), …]`` in the order Rules, Penalties, Glossary (best first
     within each group); empty groups are left out."""
@@ -135,30 +244,58 @@ def run_elsewhere(library: Library, query: str, ruleset: str | None) -> list[Res
 # ---------------------------------------------------------------------------- flet
 
 
+def _kind_label(ctx: AppContext, r: Result) -> ft.Control:
+    return ft.Text(ctx._(KIND_LABELS[r.kind]).upper(), size=12, weight=ft.FontWeight.BOLD,
+                   color=ft.Colors.ON_SURFACE_VARIANT)
+
+
+def _row_line(r: RowLine) -> ft.Control:
+    """One more row of a ruling: its condition, then its penalty (bold) and §."""
+    spans = []
+    if r.ruleset:
+        spans.append(ft.TextSpan(f"{r.ruleset}  ", style=ft.TextStyle(weight=ft.FontWeight.BOLD,
+                                                                       color=ft.Colors.PRIMARY)))
+    if r.condition:
+        spans.append(ft.TextSpan(f"{r.condition}: "))
+    spans.append(ft.TextSpan(r.penalty or "—", style=ft.TextStyle(weight=ft.FontWeight.BOLD)))
+    if r.ref:
+        spans.append(ft.TextSpan(f"  {r.ref}", style=ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT)))
+    return ft.Text(spans=spans, size=SMALL_SIZE + 1)
+
+
 def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
-    """One result: ruleset badge and § ref, title, Japanese subtitle, penalty text."""
+    """One result: its kind, ruleset badge and § ref, title, Japanese subtitle, penalty text (in
+    large type for a penalty row), the foul's other rows with their conditions, and the section
+    that governs it."""
     _ = ctx._
-    head: list[ft.Control] = []
+    head: list[ft.Control] = [_kind_label(ctx, r)]
     if r.ruleset:
         head.append(badge(r.ruleset))
     if r.ref:
         head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
     head.extend(note_badge(ctx, m) for m in r.marks)
-    lines: list[ft.Control] = []
-    if head:
-        lines.append(ft.Row(head, spacing=8, wrap=True))
+    lines: list[ft.Control] = [ft.Row(head, spacing=8, wrap=True)]
     # in Japanese the Japanese subtitle leads, the source's English beneath it
     first, second = (r.subtitle, r.title) if r.subtitle and japanese_first(ctx) else (r.title, r.subtitle)
     lines.append(ft.Text(first, size=BODY_SIZE, weight=ft.FontWeight.W_500))
     if second:
         lines.append(ft.Text(second, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     if r.penalty:
-        lines.append(ft.Text(r.penalty, size=BODY_SIZE, weight=ft.FontWeight.BOLD))
+        lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" else BODY_SIZE,
+                             weight=ft.FontWeight.BOLD))
     if r.penalties:
         lines.append(ft.Text(_("Penalties: {list}").format(list=" · ".join(r.penalties)), size=SMALL_SIZE,
                              color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
                              overflow=ft.TextOverflow.ELLIPSIS))
-    icon = {"rule": ft.Icons.MENU_BOOK, "penalty": ft.Icons.GAVEL, "term": ft.Icons.TRANSLATE}[r.kind]
+    # the foul's other rows and the governing section: under the ruling, a second target to the
+    # same page (the ruling itself -- title and penalty -- stays one node a reader names at once)
+    # (a comparison across rulesets is the ruling itself: its rows stay in the one node)
+    if r.compare:
+        lines.extend(_row_line(x) for x in r.rows)
+    more: list[ft.Control] = [] if r.compare else [_row_line(x) for x in r.rows]
+    if r.governs:
+        more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS))
 
     async def click(e) -> None:
         # Flet awaits a handler only when it is a coroutine function itself
@@ -166,15 +303,19 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
         if inspect.isawaitable(result):
             await result
 
-    return ft.ListTile(
-        leading=ft.Icon(icon, color=ft.Colors.PRIMARY),
-        title=ft.Column(lines, spacing=2, tight=True),
+    tile = ft.ListTile(
+        title=ft.Column(lines, spacing=1, tight=True),
         on_click=click,
-        min_height=56,
-        content_padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+        min_height=48,
+        content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
         data=r.route,
         tooltip=None,
     )
+    if not more:
+        return tile
+    return ft.Column([tile, ft.Container(ft.Column(more, spacing=1, tight=True), on_click=click, ink=True,
+                                         padding=ft.Padding.only(left=8, right=8, bottom=6))], spacing=0,
+                     tight=True)
 
 
 def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | None = None,
@@ -195,6 +336,23 @@ def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | No
                 icon=ft.Icons.EXPAND_MORE, height=48,
                 on_click=lambda e, k=kind: on_expand(k) if on_expand else None,
             ))
+    return out
+
+
+def list_controls(ctx: AppContext, results: Sequence[Result], on_open, *, expanded: bool = False,
+                  on_expand=None) -> list[ft.Control]:
+    """The ranked list: its first :data:`LIST_PREVIEW` results until "Show all" is pressed."""
+    _ = ctx._
+    shown = results if expanded else results[:LIST_PREVIEW]
+    out: list[ft.Control] = []
+    for i, r in enumerate(shown):
+        if i:
+            out.append(ft.Divider(height=1))
+        out.append(result_tile(ctx, r, on_open))
+    if len(shown) < len(results):
+        out.append(ft.TextButton(_("Show all {count} results").format(count=len(results)),
+                                 icon=ft.Icons.EXPAND_MORE, height=48,
+                                 on_click=lambda e: on_expand("all") if on_expand else None))
     return out
 
 
@@ -293,11 +451,11 @@ class _SearchScreen:
 
     def found(self, q: str) -> list[ft.Control]:
         """The results for ``q``: what other rulesets say where the chosen one has nothing, the
-        groups, the Editions pages that match."""
+        ranked list, the Editions pages that match."""
         ctx, _ = self.ctx, self.ctx._
-        groups = run_search(ctx.library, q, ctx.ruleset)
-        out = (result_controls(ctx, groups, self.open_result, expanded=self.expanded, on_expand=self.expand)
-               if groups else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+        results = ranked_results(ctx.library, q, ctx.ruleset)
+        out = (list_controls(ctx, results, self.open_result, expanded=bool(self.expanded), on_expand=self.expand)
+               if results else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
         editions = ctx.library.search_editions(q, ruleset=ctx.ruleset)[:3]
         if editions:
             out += [section_heading(_("Editions")),
