@@ -19,7 +19,7 @@ browser tests). CanvasKit would avoid it too but doubles the time to the first f
 
 Used twice: by the served app (:func:`install_local_rive`, which patches flet-web's static files
 to answer ``main.dart.js`` and ``main.dart.wasm`` with rewritten copies) and by the PWA build
-(``tools/pwa/build.py``, workarounds 6 and 7), which also runs skwasm on Chromium.
+(``tools/pwa/flet_patches.py`` applies the same records), which also runs skwasm on Chromium.
 
 Delete when: Flet loads rive_native lazily (or from its own origin), and ships a Flutter with
 the fix of flutter/flutter#190039.

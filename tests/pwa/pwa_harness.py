@@ -36,7 +36,6 @@ from flutter_web import FIRST_FRAME_EVENT_JS, SLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "pwa"
-TOOLS = ROOT / "tools" / "pwa"
 
 from tools.pwa import build as pwa_build  # noqa: E402 - the project root is on pytest's pythonpath
 from tools.pwa.serve import Link, StaticServer  # noqa: E402
