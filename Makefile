@@ -38,9 +38,9 @@ node:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs >/dev/null \
 	  || echo "note: nodejs not installed; the PWA ships Python sources (slower start-up)"; }
 
-## the static offline PWA in build/pwa/ (Python in the browser via Pyodide): see tools/pwa/build.py
+## the static offline PWA in build/pwa/ (Python in the browser via Pyodide): see tools/pwa/build.py (`python -m tools.pwa verify` checks the patches)
 pwa: $(STAMP) node mo
-	$(BIN)/python tools/pwa/build.py
+	$(BIN)/python -m tools.pwa
 
 ## serve the app on the bundled content at http://$(HOST):$(PORT) (no internet needed)
 run: $(STAMP) mo pyc

@@ -21,7 +21,7 @@ browser tests). CanvasKit would avoid it too but doubles the time to the first f
 
 Used twice: by the served app (:func:`install_local_rive`, which patches flet-web's static files
 to answer ``main.dart.js`` and ``main.dart.wasm`` with rewritten copies) and by the PWA build
-(``tools/pwa/build.py``, workarounds 6 and 7), which also runs skwasm on Chromium.
+(``tools/pwa/flet_patches.py`` applies the same records), which also runs skwasm on Chromium.
 
 Delete when: Flet loads rive_native lazily (or from its own origin), and ships a Flutter with
 the fix of flutter/flutter#190039.
@@ -36,8 +36,11 @@ import os
 import re
 import shutil
 import tempfile
+import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from handbook.patching import APPLIED, Lenient, Patch, patch_content
 
 #: the Rive runtime's remote base URL as the client names it (any host, any package version)
 RIVE_CDN = re.compile(r"https://[A-Za-z0-9.-]+/npm/@rive-app/flutter-native-wasm@[0-9][0-9A-Za-z.-]*/")
@@ -57,27 +60,54 @@ BOOTSTRAP_JS = "flutter_bootstrap.js"
 FLUTTER_CONFIG = "var flutterConfig = {"
 
 
-def _the_one(found: list, where: str):
-    if len(found) != 1:
-        raise ValueError(f"{where}: expected one Rive runtime URL, found {len(found)} -- has Flet changed?")
-    return found[0]
+_RIVE_WHY = ("Flet's client loads rive_native.js from jsDelivr at every start (a request off the "
+             "device, for animations the app never shows)")
+_RIVE_GOES = "Flet loads rive_native lazily, or from its own origin"
+
+
+def _local_rive_bytes(m: re.Match, _context) -> bytes:
+    url = m.group(0)
+    return (RIVE_LOCAL[:-1] + "_" * (len(url) - len(RIVE_LOCAL)) + "/").encode("ascii")
+
+
+#: The served client's patches (:mod:`handbook.patching`), which the PWA build applies too. None
+#: is essential: without them the app still starts -- asking a CDN, or with the multi-threaded
+#: skwasm that can freeze a tab -- and the served app says so when it starts.
+RIVE_JS = Patch(
+    "the Rive runtime at the app's own origin", MAIN_JS, RIVE_CDN, RIVE_LOCAL,
+    why=_RIVE_WHY, remove_when=_RIVE_GOES, essential=False)
+RIVE_WASM = Patch(
+    "the Rive runtime at the app's own origin (the dart2wasm build, byte for byte)", MAIN_WASM,
+    re.compile(RIVE_CDN.pattern.encode("ascii")), _local_rive_bytes,
+    why=_RIVE_WHY, remove_when=_RIVE_GOES, essential=False)
+SKWASM_ONE_THREAD = Patch(
+    "skwasm on one thread", BOOTSTRAP_JS, FLUTTER_CONFIG,
+    FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,",
+    why="multi-threaded skwasm races on its glyph cache while text changes and freezes the tab "
+        "(flutter/flutter#190039)",
+    remove_when="Flet ships a Flutter with the fix of flutter/flutter#190039", essential=False)
+CLIENT_PATCHES = (RIVE_JS, RIVE_WASM, SKWASM_ONE_THREAD)
+
+
+def _strict(content, patch: Patch):
+    new, (outcome,) = patch_content(content, [patch])
+    if outcome.status != APPLIED:
+        raise ValueError(f"{patch.target}: {outcome.detail} -- has Flet changed?")
+    return new
 
 
 def without_rive_cdn(js: str) -> str:
     """``main.dart.js`` with the Rive runtime's remote base URL replaced by :data:`RIVE_LOCAL`.
 
     ``ValueError`` unless the text names that URL exactly once (Flet changed: look again)."""
-    url = _the_one(RIVE_CDN.findall(js), MAIN_JS)
-    return js.replace(url, RIVE_LOCAL)
+    return _strict(js, RIVE_JS)
 
 
 def without_rive_cdn_wasm(data: bytes) -> bytes:
     """``main.dart.wasm`` (which Chromium runs with the skwasm renderer, served and in the PWA) with the same URL
     replaced by :data:`RIVE_LOCAL` padded to the same number of bytes, so the binary's layout is
     unchanged. ``ValueError`` unless the binary names the URL exactly once."""
-    url = _the_one(re.compile(RIVE_CDN.pattern.encode("ascii")).findall(data), MAIN_WASM)
-    local = (RIVE_LOCAL[:-1] + "_" * (len(url) - len(RIVE_LOCAL)) + "/").encode("ascii")
-    return data.replace(url, local)
+    return _strict(data, RIVE_WASM)
 
 
 def single_threaded_skwasm(js: str) -> str:
@@ -86,10 +116,7 @@ def single_threaded_skwasm(js: str) -> str:
 
     ``ValueError`` unless the script opens that configuration exactly once (Flet changed: look
     again)."""
-    count = js.count(FLUTTER_CONFIG)
-    if count != 1:
-        raise ValueError(f"{BOOTSTRAP_JS}: expected one {FLUTTER_CONFIG!r}, found {count} -- has Flet changed?")
-    return js.replace(FLUTTER_CONFIG, FLUTTER_CONFIG + "\n    forceSingleThreadedSkwasm: true,")
+    return _strict(js, SKWASM_ONE_THREAD)
 
 
 #: Flutter's loader's test for WebAssembly GC (flutter_bootstrap.js): a module using a GC type,
@@ -247,12 +274,16 @@ def _rewritten_client() -> dict[str, Path]:
     def text(path: str) -> str:
         return (web / path).read_text(encoding="utf-8")
 
-    keep(MAIN_JS, without_rive_cdn(text(MAIN_JS)))
-    keep(BOOTSTRAP_JS, with_history_back(preloading_wasm(single_threaded_skwasm(text(BOOTSTRAP_JS)))))
+    # a patch that no longer matches (a Flet upgrade) is left out with a warning: none is essential
+    lenient = Lenient()
+    keep(MAIN_JS, lenient.patch(text(MAIN_JS), [RIVE_JS]))
+    keep(BOOTSTRAP_JS, with_history_back(preloading_wasm(lenient.patch(text(BOOTSTRAP_JS), [SKWASM_ONE_THREAD]))))
     if (web / MAIN_WASM).exists():
-        keep(MAIN_WASM, without_rive_cdn_wasm((web / MAIN_WASM).read_bytes()))
+        keep(MAIN_WASM, lenient.patch((web / MAIN_WASM).read_bytes(), [RIVE_WASM]))
     for script in RIVE_SCRIPTS:
         keep(RIVE_LOCAL + script, RIVE_STUB_JS)
+    for warning in lenient.warnings:
+        print(f"WARNING: Flet's web client: {warning}", file=sys.stderr, flush=True)
     keep(FONT_MANIFEST, json.dumps(
         engine_font_manifest(json.loads(text(FONT_MANIFEST)), FONT_FAMILY, "../" + FONTS[FONT_FAMILY])))
     if cached is not None:

@@ -30,7 +30,6 @@ import json
 import os
 import socket
 import struct
-import sys
 import time
 import urllib.request
 from pathlib import Path

@@ -4,15 +4,15 @@ and where the start-up time goes.
 * precache size: the bytes ``sw.js`` downloads on the first visit (``build/pwa``, built first
   when missing or stale), per renderer variant: Chromium (dart2wasm + skwasm), Chrome without
   WebAssembly GC (dart2js + the "chromium" CanvasKit), Safari/Firefox (dart2js + the full
-  CanvasKit) -- kept in ``benchmark.extra_info``; goal ≤ 30 MB (10^6 bytes; 25 MB the stretch)
-  for every variant, asserted;
+  CanvasKit) -- kept in ``benchmark.extra_info``; goals ≤ 18 MB on Chromium, ≤ 20 MB on
+  Safari/Firefox (10^6 bytes; asserted with HANDBOOK_BENCH_STRICT=1, 30 MB always)
 * first load to first frame: a fresh profile and a fresh server (a new origin: no service worker,
   empty caches) per round; the clock runs from ``goto`` to the app's first screen (its search box
   in Flutter's ARIA tree). Flutter's own first frame (``flutter-first-frame``: Flet's loading
   screen) is recorded beside it; goal ≤ 6 s;
 * offline reload to first frame: per round a fresh profile loads the app online and waits for the
   service worker to finish precaching; off the clock the server is stopped and the browser set
-  offline; the clock runs from ``reload`` to the app's first screen. Goal ≤ 3 s.
+  offline; the clock runs from ``reload`` to the app's first screen. Goal ≤ 2 s.
 * first visit on a slow network (:func:`test_pwa_first_visit_bytes_and_slow_network`): the bytes
   a first visit downloads before the search box appears and until the precache is complete, per
   browser family (Chromium; Safari/Firefox's build, run in Chromium made to look like no Blink),
@@ -68,10 +68,12 @@ pytestmark = pytest.mark.pwa
 ROUNDS = 5
 MB = 1000 * 1000
 MIB = 1024 * 1024
-GOAL_PRECACHE_MB = 30.0
-STRETCH_PRECACHE_MB = 25.0
+#: what a precache may never exceed (asserted), and the goals of issue 26 per browser family (asserted
+#: with HANDBOOK_BENCH_STRICT=1): 18 MB on Chromium, 20 MB on the dart2js builds (Safari, Firefox)
+CEILING_PRECACHE_MB = 30.0
+GOAL_PRECACHE_MB = {"skwasm": 18.0, "skwasm_heavy": 18.0, "chromium": 20.0, "full": 20.0}
 GOAL_FIRST_LOAD_S = 6.0
-GOAL_OFFLINE_RELOAD_S = 3.0
+GOAL_OFFLINE_RELOAD_S = 2.0
 GOAL_SLOW_FIRST_VISIT_S = 10.0
 SLOW_ROUNDS = 3
 
@@ -147,16 +149,17 @@ def test_pwa_precache_size(benchmark, pwa, capsys):
         "app_tar_gz_mb": round(info["app_tar_gz_bytes"] / MB, 2),
         "precompiled_bytecode": info.get("precompiled", False),
         "goal_mb": GOAL_PRECACHE_MB,
-        "goal_met": max(mb.values()) <= GOAL_PRECACHE_MB,
-        "stretch_met": max(mb.values()) <= STRETCH_PRECACHE_MB,
+        "goal_met": all(mb[v] <= GOAL_PRECACHE_MB[v] for v in mb),
     })
     with capsys.disabled():  # `make bench` shows the figures
         print(f"\nprecache: {mb['skwasm']:.1f} MB ({sizes['skwasm'] / MIB:.1f} MiB) on Chromium (skwasm), "
               f"{mb['chromium']:.1f} MB on Chrome without WebAssembly GC, "
               f"{mb['full']:.1f} MB on Safari/Firefox ({len(precache_files(pwa, 'skwasm'))} files; "
-              f"app.tar.gz {info['app_tar_gz_bytes'] / MB:.2f} MB); goal ≤ {GOAL_PRECACHE_MB:.0f} MB, "
-              f"stretch ≤ {STRETCH_PRECACHE_MB:.0f} MB")
-    assert max(mb.values()) <= GOAL_PRECACHE_MB
+              f"app.tar.gz {info['app_tar_gz_bytes'] / MB:.2f} MB); goals ≤ {GOAL_PRECACHE_MB['skwasm']:.0f} MB "
+              f"on Chromium, ≤ {GOAL_PRECACHE_MB['full']:.0f} MB on Safari/Firefox")
+    assert max(mb.values()) <= CEILING_PRECACHE_MB
+    if _strict():
+        assert all(mb[v] <= GOAL_PRECACHE_MB[v] for v in mb), mb
 
 
 def test_pwa_first_load_to_first_frame(benchmark, pwa, bench_browser, capsys):

@@ -18,7 +18,6 @@ The page is driven by the one driver of the browser tests, :class:`browser_drive
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -37,20 +36,9 @@ from tests.support.flutter_web import FIRST_FRAME_EVENT_JS, SLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "pwa"
-TOOLS = ROOT / "tools" / "pwa"
 
-def _load_tool(name: str):
-    """tools/pwa/<name>.py as module ``pwa_<name>`` (the folder is no package)."""
-    spec = importlib.util.spec_from_file_location(f"pwa_{name}", TOOLS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-pwa_build = _load_tool("build")
-_serve = _load_tool("serve")
-StaticServer, Link = _serve.StaticServer, _serve.Link
+from tools.pwa import build as pwa_build  # noqa: E402 - the project root is on pytest's pythonpath
+from tools.pwa.serve import Link, StaticServer  # noqa: E402
 
 __all__ = ["App", "BUILD", "pwa_build", "CHROMIUM", "PwaServer", "Requests", "ROOT", "SLOW", "Timings",
            "build_info", "ensure_build", "is_local", "launch", "launch_profile", "netlog_app_requests", "new_context",
@@ -70,10 +58,10 @@ READY_ROLE, READY_LABEL = "textbox", "Search"
 def ensure_build(out: Path = BUILD) -> Path:
     """Build ``out`` with tools/pwa/build.py unless it is up to date with the sources."""
     if pwa_build.is_stale(out, ROOT):
-        res = subprocess.run([sys.executable, str(TOOLS / "build.py"), "--out", str(out)],
+        res = subprocess.run([sys.executable, "-m", "tools.pwa", "--out", str(out)],
                              cwd=ROOT, capture_output=True, text=True, timeout=900)
         if res.returncode != 0:
-            raise RuntimeError(f"tools/pwa/build.py failed ({res.returncode}):\n"
+            raise RuntimeError(f"python -m tools.pwa failed ({res.returncode}):\n"
                                f"{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
     return out
 

@@ -22,7 +22,9 @@
     micropipIncludePre: flet.micropipIncludePre,
     pythonModuleName: flet.pythonModuleName,
     // the service worker controls the page: Python can start from its precached memory snapshot
-    rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller)
+    rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+    // no service worker answers yet: the worker asks for the compressed files itself
+    rjhControlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller)
   });
   const STARTUP_ARGS = ["script", "dependencies", "app_package_url", "python_module_name",
     "micropip_include_pre"];

@@ -11,6 +11,13 @@
  *   GZIPPED); page navigations (/, /rules/azrm/2.4, ...) get the cached index.html,
  *   since every route is the same single-page app. Same-origin files outside the precache
  *   (the licence page, another browser's renderer) are cached the first time they are fetched.
+ * - "ready offline": the worker is activated only once every file is in its cache, so an active
+ *   worker means the app works without the network. It says so on the BroadcastChannel
+ *   "rjh-offline" when it activates, and answers "offline-ready" (a path no file has) for the
+ *   app to ask at start (handbook/ui/offline.py).
+ *
+ * The page registers this worker once the app's first screen is built (index.html, build.py
+ * SW_REGISTRATION), so the precache does not compete with the first visit for the network.
  */
 'use strict';
 
@@ -39,7 +46,13 @@ const plain = (path) => (path.endsWith('.gz') && COMPRESSED.has(path.slice(0, -3
   ? path.slice(0, -3) : null;
 const PRECACHE = CORE.concat(VARIANTS[VARIANT])
   .map((path) => (!GUNZIP && plain(path)) || path);
-const GZIPPED = new Set(GUNZIP ? [...COMPRESSED].map(url) : []);
+// ... except these, downloaded compressed but stored decompressed at install: the WebAssembly
+// Python's start waits for, which the browser compiles once and keeps compiled beside the cache
+// entry (a response decompressed at every start is compiled at every start: 1.3 s here)
+const INFLATED = new Set(__INFLATED__);
+const GZIPPED = new Set(GUNZIP ? [...COMPRESSED].filter((p) => !INFLATED.has(p)).map(url) : []);
+const STATUS = url('offline-ready');
+const OFFLINE_CHANNEL = 'rjh-offline';
 const TYPES = {
   js: 'text/javascript', mjs: 'text/javascript', wasm: 'application/wasm', json: 'application/json',
   ttf: 'font/ttf', otf: 'font/otf', zip: 'application/zip',
@@ -57,6 +70,12 @@ self.addEventListener('install', (event) => {
       }
       // a host that sends "<file>.gz" with Content-Encoding: gzip has it decoded already
       const decoded = plain(path) && /gzip/i.test(response.headers.get('Content-Encoding') || '');
+      if (plain(path) && INFLATED.has(plain(path))) {
+        const type = TYPES[plain(path).split('.').pop()] || 'application/octet-stream';
+        const body = decoded ? response.body : response.body.pipeThrough(new DecompressionStream('gzip'));
+        await cache.put(url(plain(path)), new Response(body, { status: 200, headers: { 'Content-Type': type } }));
+        return;
+      }
       await cache.put(url(decoded ? plain(path) : path), response);
     }));
     await self.skipWaiting();
@@ -70,6 +89,9 @@ self.addEventListener('activate', (event) => {
       .filter((key) => key.startsWith(CACHE_PREFIX) && key !== CACHE)
       .map((key) => caches.delete(key)));
     await self.clients.claim();
+    try {
+      new BroadcastChannel(OFFLINE_CHANNEL).postMessage({ ready: true, cache: CACHE });
+    } catch (e) { /* no BroadcastChannel: the app asks STATUS at its next start */ }
   })());
 });
 
@@ -77,6 +99,12 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) {
     return; // let the browser handle it
+  }
+  if (request.url.split(/[?#]/)[0] === STATUS) {
+    // active, hence installed: every file of the precache is in CACHE
+    event.respondWith(new Response(JSON.stringify({ ready: true, cache: CACHE }),
+      { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } }));
+    return;
   }
   if (request.mode === 'navigate') {
     event.respondWith(fromCache(INDEX).then((hit) => hit || fetch(request)));

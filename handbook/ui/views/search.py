@@ -17,6 +17,7 @@ from handbook.core.search import ref_keys
 from handbook.core.search.conditions import condition_label, order_rows
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
+from handbook.ui.offline import offline_badge
 from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
 from handbook.ui.text import ref_label
@@ -440,8 +441,11 @@ class _SearchScreen:
         self.show(self.box.value)
 
     def view(self) -> ft.View:
+        # the installed web app says when it works without the network (handbook.ui.offline)
+        offline = offline_badge(self.ctx._)
         return self.ctx.view(route=self.ctx.route, title=self.ctx._("Riichi Judge Handbook"), back=False,
-                             header=[self.box, ft.Row([self.picker_label])], controls=[self.results])
+                             header=[self.box, ft.Row([self.picker_label]), *([offline] if offline else [])],
+                             controls=[self.results])
 
     def show(self, q: str, *, keep_expanded: bool = False) -> None:
         q = q[:MAX_QUERY_CHARS]  # a client may send megabytes: what is searched is bounded

@@ -1,0 +1,1 @@
+"""Build tools of the project (not shipped with the app)."""

@@ -1,0 +1,1 @@
+"""The static offline PWA build (``python -m tools.pwa``): see ``build.py``."""
