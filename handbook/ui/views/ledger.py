@@ -381,7 +381,11 @@ class _RecordForm:
     # ---- the foul and what its row leaves to the judge
     def fill_fouls(self) -> None:
         rows = self.ledger.rows(self.ruleset)
-        self.foul_pick.options = [ft.DropdownOption(key=str(r.index), text=row_label(r)) for r in rows]
+        # the box shows the foul alone (foul and penalty were cut at its edge, with no ellipsis, on a
+        # phone); the menu shows both, wrapping, and the line under the box the whole row
+        self.foul_pick.options = [ft.DropdownOption(key=str(r.index), text=r.foul,
+                                                    content=ft.Text(row_label(r), size=BODY))
+                                  for r in rows]
         self.foul_pick.value = None
         self.row = None
         self.show_row()
@@ -392,7 +396,7 @@ class _RecordForm:
             self.row_info.value = _("Choose the foul from the ruleset's penalty table.")
             self.strike_switch.visible = self.points_box.visible = False
             return
-        parts = [row.penalty or _("(no penalty text)")]
+        parts = [f"{row.foul}: {row.penalty or _('(no penalty text)')}"]
         if row.points is not None and f"{row.points}P" not in row.penalty:
             parts.append(f"{row.points}P")
         parts.append(strike_note(row, _))
