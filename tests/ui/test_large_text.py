@@ -115,3 +115,15 @@ def test_too_few_tiles_is_named_with_both_cases(ctx, ja):
     view = build_view(ja, "/penalties/azrm/wrong-tile-count")
     assert by_key(view, "foul-names").value.startswith("多牌・少牌 (たーはい・しょうはい)")
     assert by_key(build_view(ctx, "/penalties/wrc-2025/revealed-tiles"), "foul-names").value.startswith("見せ牌 (")
+
+
+def test_japanese_strike_labels_wrap_between_phrases(ja, ctx):
+    """Flutter breaks Japanese between any two characters ("出場停止までのスト|ライク" at 200 %
+    text); the label's phrases are texts of their own in a wrapping row, so it breaks between them."""
+    view = build_view(ja, "/tools/strikes?dates=2026-04-01&on=2026-04-01")
+    label = by_key(view, "until").content.controls[0]
+    assert isinstance(label, ft.Row) and label.wrap and label.expand
+    assert [t.value for t in label.controls] == ["出場停止までの", "ストライク"]
+    # English labels stay one text, wrapping at spaces
+    english = build_view(ctx, "/tools/strikes?dates=2026-04-01&on=2026-04-01")
+    assert isinstance(by_key(english, "until").content.controls[0], ft.Text)

@@ -133,7 +133,7 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at s
 # gojūon order and search its kana romaji).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
             "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions", "simplemma",
-            "jaconv")
+            "jaconv", "budoux")
 UI_LOCALES = ("en", "ja")       # the UI's languages
 #: Babel locale data kept: the UI languages, the parents Babel resolves them through, British
 #: English (a judge's device setting); any other locale falls back to "en" (handbook.i18n)
