@@ -505,13 +505,20 @@ def error_box(text: str) -> ft.Control:
     )
 
 
+def tall_style(**kw) -> ft.ButtonStyle:
+    """A button at least 48 px tall (Material's 40 px and 14 px more padding) whose text wraps
+    onto more lines when the row is too narrow: a fixed ``height=48`` cut the second line at large
+    text sizes. Put such buttons in a wrapping row (``ft.Row(..., wrap=True)``): a plain row gives
+    them no width to wrap in."""
+    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14), **kw)
+
+
 def source_button(ctx: "AppContext", link: SourceLink) -> ft.Control:
     _ = ctx._
-    return ft.TextButton(
+    return ft.Row([ft.TextButton(
         content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
-        on_click=lambda e: ctx.navigate(link.route),
-        height=TOUCH, key="source-link",
-    )
+        on_click=lambda e: ctx.navigate(link.route), style=tall_style(), key="source-link",
+    )], wrap=True)
 
 
 def yes_no(ctx: "AppContext", value: bool) -> str:

@@ -42,7 +42,7 @@ from handbook.ui.widgets import (
     strike_status_controls,
     empty_note,
     nav_tile,
-    show_snack,
+    show_snack,    tall_style,
 )
 
 EXPORT_FOLDER = "exports"
@@ -238,8 +238,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 
     return ft.Row(
         controls=[
-            ft.OutlinedButton(_("Export JSON"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=as_json),
-            ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, height=TOUCH, on_click=as_csv),
+            ft.OutlinedButton(_("Export JSON"), icon=ft.Icons.DOWNLOAD, style=tall_style(), on_click=as_json),
+            ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, style=tall_style(), on_click=as_csv),
         ],
         wrap=True, spacing=8, run_spacing=8,
     )
@@ -374,8 +374,8 @@ class _RecordForm:
             self.points_box,
             self.note_box,
             self.error,
-            ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, height=TOUCH, on_click=self.add,
-                                    key="add-record")]),
+            ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, style=tall_style(), on_click=self.add,
+                                    key="add-record")], wrap=True),
         ]
 
     # ---- the foul and what its row leaves to the judge
@@ -488,8 +488,8 @@ class _Importer:
         self.out = ft.Column(key="import-result")
 
     def controls(self) -> list[ft.Control]:
-        return [ft.Row([ft.OutlinedButton(self.ctx._("Import a file"), icon=ft.Icons.UPLOAD_FILE, height=TOUCH,
-                                          on_click=self.pick, key="import")]),
+        return [ft.Row([ft.OutlinedButton(self.ctx._("Import a file"), icon=ft.Icons.UPLOAD_FILE, style=tall_style(),
+                                          on_click=self.pick, key="import")], wrap=True),
                 self.out]
 
     def show(self, *controls: ft.Control) -> None:
