@@ -434,20 +434,24 @@ class AppContext:
             automatically_imply_leading=False,
             actions=[*actions, self.language_switch(), self.theme_switch()],
         )
+        # the title scrolls away with the screen (at 200 % text a long one takes several lines);
+        # above fixed controls (a search or filter box) it stays with them
         bar = title_bar(title)
+        fixed = [bar, *header] if header else []
+        listed = list(controls) if header else [bar, *controls]
         if scroll:
-            body: ft.Control = ft.ListView(controls=list(controls), expand=True, spacing=4,
-                                           padding=ft.Padding.only(top=8, bottom=24), key="body")
+            body: ft.Control = ft.ListView(controls=listed, expand=True, spacing=4,
+                                           padding=ft.Padding.only(top=0 if header else 4, bottom=24), key="body")
         else:
-            body = ft.Column(controls=list(controls), expand=True, spacing=4)
-        column = ft.Column(controls=[*header, body], expand=True, spacing=8,
+            body = ft.Column(controls=listed, expand=True, spacing=4)
+        column = ft.Column(controls=[*fixed, body], expand=True, spacing=8,
                            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         content: ft.Control = ft.Container(
-            content=column, expand=True, padding=ft.Padding.symmetric(horizontal=12, vertical=8))
+            content=column, expand=True, padding=ft.Padding.symmetric(horizontal=12, vertical=0))
         if self.wide:
             centred = ft.Row(
                 controls=[ft.Container(content=column, width=MAX_CONTENT_WIDTH,
-                                       padding=ft.Padding.symmetric(horizontal=16, vertical=8))],
+                                       padding=ft.Padding.symmetric(horizontal=16, vertical=0))],
                 alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
                 expand=True,
             )
@@ -455,8 +459,8 @@ class AppContext:
                 controls=[self.navigation_rail(), ft.VerticalDivider(width=1), centred],
                 expand=True, spacing=0, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             )
-            return ft.View(route=route, appbar=appbar, controls=[bar, body_row], padding=0, spacing=0)
-        return ft.View(route=route, appbar=appbar, controls=[bar, content], padding=0, spacing=0,
+            return ft.View(route=route, appbar=appbar, controls=[body_row], padding=0, spacing=0)
+        return ft.View(route=route, appbar=appbar, controls=[content], padding=0, spacing=0,
                        navigation_bar=self.navigation_bar())
 
 
@@ -465,18 +469,19 @@ TITLE_SIZE = 22
 
 
 def title_bar(title: str) -> ft.Control:
-    """The screen's title, under the AppBar's icons (Material's "medium top app bar"): Flutter's
+    """The screen's title, under the AppBar's icons, scrolling with the screen (Material's
+    "large top app bar" without the collapsing): Flutter's
     AppBar has a fixed 56 px toolbar that cuts a title beside the icons to one line ("Rakkii Nomi
     20…", "リーチ麻雀 審判ハンドブ…" -- the app's own name) and at 200 % text to a word or two. Here
     the title has the window's width and wraps (at word boundaries; Japanese at the space between
     phrases), at any text size. Announced as a heading; :func:`screen_title` reads it."""
     return ft.Semantics(header=True, key="title-bar", content=ft.Container(
         ft.Text(title, size=TITLE_SIZE, weight=ft.FontWeight.W_500, key="title"),
-        padding=ft.Padding.only(left=16, right=16, bottom=4)))
+        padding=ft.Padding.only(left=4, right=4, bottom=4)))
 
 
 def screen_title(view: ft.View) -> str | None:
-    """The title a view built by :meth:`AppContext.view` shows in its top bar."""
+    """The title a view built by :meth:`AppContext.view` shows at its top (:func:`title_bar`)."""
     todo: list[Any] = list(view.controls or [])
     while todo:
         c = todo.pop(0)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import inspect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -413,8 +415,8 @@ def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = 
 def captioned(label: str, control: ft.Control) -> ft.Control:
     """A caption above a control that has no label of its own (segmented buttons)."""
     return ft.Column(
-        controls=[ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600,
-                          color=ft.Colors.ON_SURFACE_VARIANT),
+        controls=[label_text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600,
+                             color=ft.Colors.ON_SURFACE_VARIANT),
                   ft.Semantics(label=label, container=True, content=control)],
         spacing=4, tight=True,
     )
@@ -427,7 +429,7 @@ def field_above(label: str, field: ft.TextField) -> ft.Control:
     are one semantics node, so the box is still named by the label (``field.label`` is moved)."""
     field.label = None
     return ft.MergeSemantics(content=ft.Column(
-        [ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT), field],
+        [label_text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT), field],
         spacing=4, tight=True))
 
 
@@ -435,7 +437,7 @@ def fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
          color: str | None = None, note: str | None = None) -> ft.Control:
     """A result line: small caption, large value, optional small note (one semantics node:
     "label: value (note)")."""
-    lines = [ft.Text(label, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+    lines = [label_text(label, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
              ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)]
     if note:
         lines.append(ft.Text(note, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
@@ -443,6 +445,39 @@ def fact(label: str, value: str, *, size: int = MEDIUM, key: str | None = None,
         label=f"{label}: {value}" + (f" ({note})" if note else ""), container=True, key=key,
         content=ft.Column(controls=lines, spacing=0, tight=True),
     )
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
+
+
+@functools.lru_cache(maxsize=1)
+def _phrase_parser():
+    """BudouX's Japanese phrase model (loaded on the first Japanese label, ~0.2 s); ``None``
+    where the package is missing (the label then wraps as Flutter wraps it)."""
+    try:
+        import budoux
+    except ImportError:  # pragma: no cover - a build without it
+        return None
+    return budoux.load_default_japanese_parser()
+
+
+def phrases(text: str) -> list[str]:
+    """``text`` cut into the phrases a Japanese line may break between (BudouX:
+    "出場停止までのストライク" -> "出場停止までの", "ストライク"); text without Japanese is one piece."""
+    parser = _phrase_parser() if _CJK.search(text or "") else None
+    return parser.parse(text) if parser is not None else [text]
+
+
+def label_text(text: str, *, size: int = SMALL_SIZE, color: str | None = None,
+               weight: ft.FontWeight | None = None, expand: bool | None = None) -> ft.Control:
+    """A short label that wraps between words -- in Japanese between phrases (:func:`phrases`),
+    where Flutter breaks a line between any two characters ("ストラ|イク"): each phrase is a text
+    of its own in a wrapping row, so a line breaks only between them."""
+    parts = phrases(text)
+    if len(parts) < 2:
+        return ft.Text(text, size=size, color=color, weight=weight, expand=expand)
+    return ft.Row([ft.Text(part, size=size, color=color, weight=weight) for part in parts],
+                  wrap=True, spacing=0, run_spacing=0, expand=expand)
 
 
 def fact_line(label: str, value: str, *, size: int = MEDIUM + 4, key: str | None = None,
@@ -453,7 +488,7 @@ def fact_line(label: str, value: str, *, size: int = MEDIUM + 4, key: str | None
     suspen-sion", "停止までの ストラ-イク")."""
     return ft.Semantics(
         label=f"{label}: {value}", container=True, key=key,
-        content=ft.Row([ft.Text(label, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+        content=ft.Row([label_text(label, size=BODY_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
                         ft.Text(value, size=size, weight=ft.FontWeight.W_700, color=color)],
                        spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
@@ -474,13 +509,20 @@ def error_box(text: str) -> ft.Control:
     )
 
 
+def tall_style(**kw) -> ft.ButtonStyle:
+    """A button at least 48 px tall (Material's 40 px and 14 px more padding) whose text wraps
+    onto more lines when the row is too narrow: a fixed ``height=48`` cut the second line at large
+    text sizes. Put such buttons in a wrapping row (``ft.Row(..., wrap=True)``): a plain row gives
+    them no width to wrap in."""
+    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14), **kw)
+
+
 def source_button(ctx: "AppContext", link: SourceLink) -> ft.Control:
     _ = ctx._
-    return ft.TextButton(
+    return ft.Row([ft.TextButton(
         content=_("Rule: {where}").format(where=link.label), icon=ft.Icons.MENU_BOOK_OUTLINED,
-        on_click=lambda e: ctx.navigate(link.route),
-        height=TOUCH, key="source-link",
-    )
+        on_click=lambda e: ctx.navigate(link.route), style=tall_style(), key="source-link",
+    )], wrap=True)
 
 
 def yes_no(ctx: "AppContext", value: bool) -> str:

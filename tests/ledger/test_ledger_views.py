@@ -372,3 +372,29 @@ def test_player_page_shows_the_total_of_penalty_points(ctx, app_ledger):
     text = visible_texts(view(ctx, "/ledger/Fay"))
     assert f"Total penalty points: {expected}P (from 2 records with points)" in text
     assert "Total penalty points" not in " ".join(visible_texts(view(ctx, "/ledger/Nobody")))
+
+
+def test_player_list_marks_suspended_and_banned_players(ctx, app_ledger):
+    """AZRM §1.4 standing in the list (issue 27): 3 Strikes on one day suspend; a clean player
+    gets no badge."""
+    for _ in range(3):
+        app_ledger.add("Sue Kim", TODAY.isoformat(), "azrm", "Noten Riichi")
+    app_ledger.add("Ann Lee", TODAY.isoformat(), "azrm", "Noten Riichi")
+    v = view(ctx, "/ledger")
+    suspended = [t.value for t in walk(by_key(v, "player-Sue Kim")) if isinstance(t, ft.Text)]
+    clean = [t.value for t in walk(by_key(v, "player-Ann Lee")) if isinstance(t, ft.Text)]
+    assert "Suspended" in suspended and "Suspended" not in clean and "Banned" not in clean
+    assert app_ledger.status("Sue Kim", TODAY).suspended  # what the badge reads
+
+
+def test_foul_box_shows_the_foul_and_the_line_under_it_the_whole_row(ctx, app_ledger):
+    """The box held "foul — penalty", cut at its edge with no ellipsis on a phone: now the foul
+    alone, the menu both (wrapping), and the line under the box the whole row."""
+    v = view(ctx, "/ledger")
+    pick = by_key(v, "foul")
+    option = next(o for o in pick.options if o.text.startswith("Too many or too few tiles"))
+    assert " — " not in option.text and " — " in option.content.value
+    pick.value = option.key
+    fire(pick.on_select, Event(pick))
+    info = by_key(v, "row-info").value
+    assert info.startswith(option.text + ": ") and "10P" in info

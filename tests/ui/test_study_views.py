@@ -101,3 +101,12 @@ def test_star_bookmarks_and_recent_list(ctx, store, library):
     # a search with text shows results, not the recent list
     results = screens.build_view(ctx, "/search?q=chombo")
     assert not any(t.startswith("Recently opened") for t in texts(results))
+
+
+def test_exam_count_stays_while_the_answer_shows(ctx, store):
+    view = screens.build_view(ctx, "/study/exam?ruleset=azrm")
+    tap([c for c in walk(view) if isinstance(c, ft.FilledButton)][0])  # Show answer
+    assert keyed(view, "exam-knew")  # the answer is showing
+    assert keyed(view, "exam-count").value == "Question 1 of 20"
+    tap(keyed(view, "exam-knew"))
+    assert keyed(view, "exam-count").value == "Question 2 of 20"

@@ -53,10 +53,11 @@ SKIP_SUFFIXES = (".pyc", ".pyo", ".po", ".pot")   # .po are compiled to .mo at s
 # Distributions put into the app's __pypackages__ (pure Python only). flet needs msgpack and
 # repath (which needs six) in Pyodide; the rest are the handbook's own [project] dependencies
 # (fsrs, the study scheduler, imports typing_extensions; jaconv gives the Japanese titles their
-# gojūon order and search its kana romaji; mahjong counts a hand's yaku, han and fu).
+# gojūon order and search its kana romaji; mahjong counts a hand's yaku, han and fu; budoux finds
+# Japanese phrase boundaries).
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb", "babel", "rapidfuzz", "fastjsonschema",
             "snowballstemmer", "platformdirs", "filelock", "fsrs", "typing_extensions", "simplemma",
-            "jaconv", "mahjong")
+            "jaconv", "mahjong", "budoux")
 UI_LOCALES = ("en", "ja")       # the UI's languages
 #: Babel locale data kept: the UI languages, the parents Babel resolves them through, British
 #: English (a judge's device setting); any other locale falls back to "en" (handbook.i18n)

@@ -48,7 +48,7 @@ from handbook.ui.widgets import (
     source_link,
     strike_status_controls,
     switch_row,
-    yes_no,
+    yes_no,    tall_style,
 )
 
 USUAL = "usual"  # the chombo screen's foul picker: the ruleset's usual chombo
@@ -516,8 +516,9 @@ class _StrikesScreen:
             *self.locked_notice(),
             *self.player_picker(),
             self.dates_box,
-            ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, height=TOUCH,
-                                      on_click=lambda e: self.open_picker(self.dates_box, append=True))]),
+            ft.Row([ft.OutlinedButton(_("Add a strike date"), icon=ft.Icons.EVENT_OUTLINED, style=tall_style(),
+                                      on_click=lambda e: self.open_picker(self.dates_box, append=True))],
+                   wrap=True),
             # the date box has the row to itself (beside two buttons its date was cut at large text)
             ft.Row([self.on_box]),
             ft.Row([icon_button(ft.Icons.CALENDAR_MONTH, _("Pick the on date"),
@@ -803,8 +804,8 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
         rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += _notes([ctx.hb(n) for n in f.notes])
     text = final_text(f, lib, _)
-    rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, height=TOUCH,
-                                             on_click=lambda e: on_copy(text), key="copy")]))
+    rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, style=tall_style(),
+                                             on_click=lambda e: on_copy(text), key="copy")], wrap=True))
     # selectable (the fallback when the clipboard is refused), read as text, not as a text box
     rows.append(ft.Semantics(label=text, container=True, exclude_semantics=True, content=ft.Text(
         text, size=SMALL_SIZE, selectable=True, key="plain-text", font_family="monospace")))
@@ -870,7 +871,7 @@ class _FinalScreen:
         name = _(FINAL_SEAT_NAMES[seat])
         box = self.boxes[seat] = _points_box(_("{seat} — table points").format(seat=name), self.st.scores[seat],
                                              lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}",
-                                             width=200)
+                                             width=184)
         box.on_blur = lambda e: self.left(seat, e)
         pen = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
                           lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=120)
@@ -881,7 +882,7 @@ class _FinalScreen:
                     field_above(_("{seat} — table points").format(seat=name), box)],
                    spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.END),
             field_above(_("{seat} — penalty P").format(seat=name), pen),
-        ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END)
+        ], wrap=True, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END)
 
     def sticks_row(self) -> ft.Control:
         """Riichi sticks left on the table, with − and + buttons."""
@@ -910,8 +911,8 @@ class _FinalScreen:
             if not self.anyway:
                 # the judge may have to settle from a sheet that cannot be corrected at the table
                 self.result.controls = [*off, ft.Row([ft.OutlinedButton(
-                    _("Compute anyway"), icon=ft.Icons.CALCULATE_OUTLINED, height=TOUCH,
-                    on_click=self.compute_anyway, key="compute-anyway")])]
+                    _("Compute anyway"), icon=ft.Icons.CALCULATE_OUTLINED, style=tall_style(),
+                    on_click=self.compute_anyway, key="compute-anyway")], wrap=True)]
                 return
             f = self.st.compute(self.ctx.library, check_sum=False)
         except ValueError as exc:

@@ -42,7 +42,7 @@ from handbook.ui.widgets import (
     strike_status_controls,
     empty_note,
     nav_tile,
-    show_snack,
+    show_snack,    tall_style,
 )
 
 EXPORT_FOLDER = "exports"
@@ -238,8 +238,8 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
 
     return ft.Row(
         controls=[
-            ft.OutlinedButton(_("Export JSON"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=as_json),
-            ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, height=TOUCH, on_click=as_csv),
+            ft.OutlinedButton(_("Export JSON"), icon=ft.Icons.DOWNLOAD, style=tall_style(), on_click=as_json),
+            ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, style=tall_style(), on_click=as_csv),
         ],
         wrap=True, spacing=8, run_spacing=8,
     )
@@ -420,14 +420,18 @@ class _RecordForm:
             self.points_box,
             self.note_box,
             self.error,
-            ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, height=TOUCH, on_click=self.add,
-                                    key="add-record")]),
+            ft.Row([ft.FilledButton(_("Add record"), icon=ft.Icons.ADD, style=tall_style(), on_click=self.add,
+                                    key="add-record")], wrap=True),
         ]
 
     # ---- the foul and what its row leaves to the judge
     def fill_fouls(self) -> None:
         rows = self.ledger.rows(self.ruleset)
-        self.foul_pick.options = [ft.DropdownOption(key=str(r.index), text=row_label(r)) for r in rows]
+        # the box shows the foul alone (foul and penalty were cut at its edge, with no ellipsis, on a
+        # phone); the menu shows both, wrapping, and the line under the box the whole row
+        self.foul_pick.options = [ft.DropdownOption(key=str(r.index), text=r.foul,
+                                                    content=ft.Text(row_label(r), size=BODY))
+                                  for r in rows]
         self.foul_pick.value = None
         self.row = None
         self.show_row()
@@ -438,7 +442,7 @@ class _RecordForm:
             self.row_info.value = _("Choose the foul from the ruleset's penalty table.")
             self.strike_switch.visible = self.points_box.visible = False
             return
-        parts = [row.penalty or _("(no penalty text)")]
+        parts = [f"{row.foul}: {row.penalty or _('(no penalty text)')}"]
         if row.points is not None and f"{row.points}P" not in row.penalty:
             parts.append(f"{row.points}P")
         parts.append(strike_note(row, _))
@@ -530,8 +534,8 @@ class _Importer:
         self.out = ft.Column(key="import-result")
 
     def controls(self) -> list[ft.Control]:
-        return [ft.Row([ft.OutlinedButton(self.ctx._("Import a file"), icon=ft.Icons.UPLOAD_FILE, height=TOUCH,
-                                          on_click=self.pick, key="import")]),
+        return [ft.Row([ft.OutlinedButton(self.ctx._("Import a file"), icon=ft.Icons.UPLOAD_FILE, style=tall_style(),
+                                          on_click=self.pick, key="import")], wrap=True),
                 self.out]
 
     def show(self, *controls: ft.Control) -> None:

@@ -26,7 +26,8 @@ from handbook.storage import acknowledge_damage, damages_of, off_loop
 from handbook.study import Counts, StudyImportError, StudyStore
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
-from handbook.ui.widgets import BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading
+from handbook.ui.widgets import (
+    BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading, tall_style)
 
 #: what each kind of card asks, shown above its prompt
 QUESTIONS = {
@@ -376,9 +377,9 @@ def _export_import(ctx: AppContext, store: StudyStore) -> ft.Control:
             name=f.name, added=res.added, updated=res.updated, kept=res.kept, skipped=len(res.skipped)))
 
     return ft.Column([
-        ft.Row([ft.OutlinedButton(_("Export progress"), icon=ft.Icons.DOWNLOAD, height=TOUCH, on_click=export,
+        ft.Row([ft.OutlinedButton(_("Export progress"), icon=ft.Icons.DOWNLOAD, style=tall_style(), on_click=export,
                                   key="export-progress"),
-                ft.OutlinedButton(_("Import progress"), icon=ft.Icons.UPLOAD, height=TOUCH, on_click=do_import,
+                ft.OutlinedButton(_("Import progress"), icon=ft.Icons.UPLOAD, style=tall_style(), on_click=do_import,
                                   key="import-progress")],
                wrap=True, spacing=8, run_spacing=8),
         out,
