@@ -11,36 +11,9 @@ from typing import Any
 from flet.controls.base_control import BaseControl
 
 from tests.support.uihelpers import FakePrefs, walk  # noqa: F401 - one tree walker and one FakePrefs for all view tests
+from tests.support.uihelpers import StubPage as Page  # noqa: F401 - one stub page for all view tests
 
 
-class Page:
-    """What the screens use of ``ft.Page``: width, update, show/pop_dialog, run_task."""
-
-    def __init__(self) -> None:
-        self.width = 412
-        self.height = 915
-        self.route = "/"
-        self.views: list[Any] = []
-        self.dialogs: list[Any] = []
-        self.updates = 0
-        self.platform_brightness = None
-
-    def update(self, *controls: Any) -> None:
-        self.updates += 1
-
-    def show_dialog(self, dialog: Any) -> None:
-        self.dialogs.append(dialog)
-
-    def pop_dialog(self) -> Any:
-        return self.dialogs.pop() if self.dialogs else None
-
-    def run_task(self, fn, *args, **kwargs):
-        """At once when no event loop runs; else a task of the running loop, as Flet does."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(fn(*args, **kwargs))
-        return loop.create_task(fn(*args, **kwargs))
 
 
 class Event:
