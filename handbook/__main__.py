@@ -4,6 +4,9 @@ Prints every problem as ``CODE file [entry]: message`` and exits 1, or a one-lin
 exits 0. With the source documents (``--sources DIR`` or the environment variable
 ``HANDBOOK_SOURCES``) it also checks that every glossary definition marked as the source's words
 is found word for word in that source (HB044); without them that check is skipped and says so.
+It also checks the translations of the handbook's own words (``content/<lang>/handbook.toml``):
+HB076 a text the handbook wrote has no translation, HB077 a translation's English is no longer in
+the content.
 ``python -m handbook serve [--host H] [--port P] [--passphrase TEXT] [--trusted-proxy ADDR]`` runs
 the app (what ``make run`` calls); see :mod:`handbook.access` for when the ledger and study data
 ask for the passphrase and how wrong answers are counted.

@@ -259,7 +259,7 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
 
 
 def _profile(lib: "Library", ruleset: str) -> Profile:
-    profiles = getattr(lib, "_scoring", None) or {}
+    profiles = lib.scoring
     if not isinstance(ruleset, str) or ruleset not in lib.rulesets:
         raise ValueError(f"ruleset: unknown ruleset {ruleset!r}; allowed: {', '.join(sorted(lib.rulesets))}")
     if ruleset not in profiles:

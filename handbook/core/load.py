@@ -48,8 +48,6 @@ HB071     a scoring option's ``ref`` names no section, or an option whose basis 
 HB072     a scoring profile's ``empty_call_foul`` is not a foul of its ruleset's penalty table
 HB075     a translation file (``content/<lang>/handbook.toml``) cannot be read or has an entry
           without its two texts
-HB076     (``check``) a text the handbook wrote has no translation in ``content/<lang>/handbook.toml``
-HB077     (``check``) a translation's English text is no longer in the content (stale)
 ========  ==================================================================
 """
 
@@ -247,9 +245,8 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     factory = (SearchIndex if content_dir is not None
                else functools.partial(index_cache.cached_index, content_digest=col.digest()))
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls), _index_factory=factory, translations=translations)
-    object.__setattr__(lib, "_rulings", rulings_data)
-    object.__setattr__(lib, "_scoring", scoring)
+                  fouls=MappingProxyType(fouls), _index_factory=factory, translations=translations,
+                  rulings=rulings_data, scoring=scoring)
     if index:
         lib.warm()
     return lib

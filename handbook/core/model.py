@@ -373,9 +373,10 @@ class Library:
     _index_factory: Callable[["Library"], Any] | None = field(repr=False, compare=False, default=None)
     _index: Any = field(repr=False, compare=False, default=None)
     _index_lock: threading.Lock = field(repr=False, compare=False, default_factory=threading.Lock)
-    _rulings: object = field(repr=False, compare=False, default=None)
+    #: the numbers the calculators use (``handbook.core.rulings_data.Rulings``; content/rulings.toml)
+    rulings: Any = field(repr=False, compare=False, default=None)
     #: scoring profiles by ruleset id (``handbook.core.scoring_data.Profile``; content/scoring.toml)
-    _scoring: object = field(repr=False, compare=False, default=None)
+    scoring: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
     #: the handbook's own words in other languages: ``{lang: {English: translation}}``
     #: (``content/<lang>/handbook.toml``, :mod:`handbook.core.texts`)
     translations: Mapping[str, Mapping[str, str]] = field(repr=False, compare=False, default_factory=dict)

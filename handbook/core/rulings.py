@@ -79,7 +79,7 @@ def _library() -> "Library":
 
 
 def _rulings(lib: "Library") -> Rulings:
-    return lib._rulings
+    return lib.rulings
 
 
 def _check_ruleset(ruleset: object, known: Mapping[str, Any], what: str) -> str:

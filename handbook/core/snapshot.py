@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The snapshot's file name, in the content folder.
 SNAPSHOT_NAME = "content.snapshot"
 #: Bumped when the layout below changes: an older snapshot is then ignored.
-FORMAT = 1
+FORMAT = 2
 _MAGIC = b"RJH-CONTENT-SNAPSHOT\n"
 
 
@@ -60,13 +60,8 @@ def content_digest(content_dir: str | os.PathLike) -> str:
 def write(library: Library, content_dir: str | os.PathLike) -> Path:
     """Write ``library`` (loaded from ``content_dir``, without its search index) as
     ``content_dir/content.snapshot``; returns the path."""
-    index = library._index
-    object.__setattr__(library, "_index", None)
-    try:
-        buf = io.BytesIO()
-        _Pickler(buf, protocol=5).dump((FORMAT, content_digest(content_dir), library))
-    finally:
-        object.__setattr__(library, "_index", index)
+    buf = io.BytesIO()  # the pickle leaves the search index out (Library.__getstate__)
+    _Pickler(buf, protocol=5).dump((FORMAT, content_digest(content_dir), library))
     path = Path(content_dir) / SNAPSHOT_NAME
     path.write_bytes(_MAGIC + buf.getvalue())
     return path

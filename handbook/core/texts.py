@@ -88,7 +88,7 @@ def handbook_texts(library: Library) -> dict[str, str]:  # noqa: C901 - one walk
             add(r.conflict, f"penalties {rs.id} {r.id}: conflict")
             for x in r.interpretations:
                 add(x, f"penalties {rs.id} {r.id}: interpretation")
-    _rulings_texts(getattr(library, "_rulings", None), add)
+    _rulings_texts(library.rulings, add)
     return out
 
 

@@ -461,7 +461,7 @@ def install_spa_fallback() -> bool:
         from flet_web.fastapi.flet_static_files import FletStaticFiles
     except ImportError:  # pragma: no cover - flet-web is what serves the app
         return False
-    if getattr(FletStaticFiles.lookup_path, "_handbook_patched", False):
+    if getattr(FletStaticFiles.lookup_path, "handbook_patched", False):
         return True
     original = FletStaticFiles.lookup_path
 
@@ -471,7 +471,7 @@ def install_spa_fallback() -> bool:
             return original(self, "index.html")
         return full_path, stat_result
 
-    lookup_path._handbook_patched = True  # type: ignore[attr-defined]
+    lookup_path.handbook_patched = True  # type: ignore[attr-defined]
     FletStaticFiles.lookup_path = lookup_path  # type: ignore[method-assign]
     return True
 

@@ -85,7 +85,7 @@ def install_session_release() -> bool:
     except ImportError:  # pragma: no cover - flet-web is what serves the app
         return False
     original = FletApp.handle
-    if getattr(original, "_handbook_release", False):
+    if getattr(original, "handbook_release", False):
         return True
     dropped = _disconnect_errors()
 
@@ -110,7 +110,7 @@ def install_session_release() -> bool:
         timeout = conn._FletApp__session_timeout_seconds  # noqa: SLF001
         await app_manager.disconnect_session(unique, timeout)
 
-    handle._handbook_release = True  # type: ignore[attr-defined]
+    handle.handbook_release = True  # type: ignore[attr-defined]
     FletApp.handle = handle  # type: ignore[method-assign]
     logging.getLogger(FletApp.__module__.rsplit(".", 1)[0]).addFilter(_QuietDisconnects())
     return True
@@ -151,7 +151,7 @@ def install_crash_screen() -> bool:
     except ImportError:  # pragma: no cover
         return False
     original = Session.error
-    if getattr(original, "_handbook_crash", False):
+    if getattr(original, "handbook_crash", False):
         return True
 
     def error(self: Any, message: str) -> None:
@@ -166,7 +166,7 @@ def install_crash_screen() -> bool:
                 log.exception("the crash screen could not be shown")
         original(self, CRASH_SENTENCE)
 
-    error._handbook_crash = True  # type: ignore[attr-defined]
+    error.handbook_crash = True  # type: ignore[attr-defined]
     Session.error = error  # type: ignore[method-assign]
     return True
 

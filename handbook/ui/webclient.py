@@ -329,7 +329,7 @@ def install_local_rive() -> bool:
         from flet_web.fastapi.flet_static_files import FletStaticFiles
     except ImportError:  # pragma: no cover - flet-web is what serves the app
         return False
-    if getattr(FletStaticFiles.lookup_path, "_handbook_rive", False):
+    if getattr(FletStaticFiles.lookup_path, "handbook_rive", False):
         return True
     targets = _rewritten_client()
     if not targets:  # pragma: no cover
@@ -342,7 +342,7 @@ def install_local_rive() -> bool:
             return str(target), os.stat(target)
         return original(self, path)
 
-    lookup_path._handbook_rive = True  # type: ignore[attr-defined]
-    lookup_path._handbook_patched = getattr(original, "_handbook_patched", False)  # type: ignore[attr-defined]
+    lookup_path.handbook_rive = True  # type: ignore[attr-defined]
+    lookup_path.handbook_patched = getattr(original, "handbook_patched", False)  # type: ignore[attr-defined]
     FletStaticFiles.lookup_path = lookup_path  # type: ignore[method-assign]
     return True

@@ -329,6 +329,9 @@ CASES = [
          replace_once("scoring.toml", 'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "empty-call-win"',
                       'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "no-such-foul"'),
          "scoring.toml", "profile azrm", "no-such-foul"),
+    # HB075 a translation file cannot be read or has an entry without its two texts
+    Case("hb075-translation-without-its-text", "HB075", append("ja/handbook.toml", '[[text]]\nen = "A text"\n'),
+         "ja/handbook.toml", "", "needs exactly"),
 ]
 
 # the codes listed in load.py's docstring (the table of HBnnn lines)

@@ -739,7 +739,7 @@ class _FinalState:
     def __init__(self, ctx: AppContext) -> None:
         q = ctx.query
         self.ruleset = default_ruleset(ctx.library, ctx.ruleset, q.get("ruleset"),
-                                       allowed=list(handbook.core.rulings._rulings(ctx.library).final))
+                                       allowed=list(ctx.library.rulings.final))
         self.scores = {s: group_as_typed(q.get(s.lower(), ""), ctx.locale) for s in handbook.SEATS}
         self.penalties = {s: q.get("p" + s.lower(), "") for s in handbook.SEATS}
         sticks = q.get("sticks", "")
@@ -856,7 +856,7 @@ class _FinalScreen:
 
     def view(self) -> ft.View:
         _ = self.ctx._
-        ids = list(handbook.core.rulings._rulings(self.ctx.library).final)
+        ids = list(self.ctx.library.rulings.final)
         return self.ctx.view(route=self.ctx.route, title=_("End of hanchan"), controls=[
             ft.Row([_ruleset_picker(self.ctx, self.st.ruleset, self.pick_ruleset, ids)]),
             self.edition_slot,

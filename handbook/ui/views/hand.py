@@ -304,7 +304,7 @@ class _HandScreen:
 
     @property
     def red(self) -> bool:
-        profile = (getattr(self.ctx.library, "_scoring", None) or {}).get(self.state.ruleset)
+        profile = self.ctx.library.scoring.get(self.state.ruleset)
         return bool(profile and profile["red_fives"].value)
 
     # -- drawing -----------------------------------------------------------------------------
@@ -317,7 +317,7 @@ class _HandScreen:
     def draw_inputs(self) -> None:
         _ = self.ctx._
         s = self.state
-        ids = [r for r in self.ctx.library.rulesets if r in (getattr(self.ctx.library, "_scoring", None) or {})]
+        ids = [r for r in self.ctx.library.rulesets if r in self.ctx.library.scoring]
         picker = named(ft.Dropdown(
             label=_("Ruleset"), value=s.ruleset, expand=True, text_size=BODY_SIZE, key="ruleset",
             options=[ft.DropdownOption(key=r, text=self.ctx.library.rulesets[r].short) for r in ids],
@@ -625,7 +625,7 @@ def _source(ctx: AppContext, option) -> list[ft.Control]:
 
 def _all_options(ctx: AppContext, ruleset: str) -> ft.Control:
     _ = ctx._
-    profile = (getattr(ctx.library, "_scoring", None) or {}).get(ruleset)
+    profile = ctx.library.scoring.get(ruleset)
     if profile is None:
         return ft.Container()
     items = [ft.Column([ft.Text(_(OPTION_NAMES[k]) + ": " + _option_value(o, _), size=BODY_SIZE,
