@@ -488,7 +488,13 @@ class _HandScreen:
         if inputs:
             self.draw_inputs()
         self.draw_result()
-        refresh(*([self.inputs] if inputs else []), self.shown, self.summary, self.detail)
+        changed = [*([self.inputs] if inputs else []), self.shown, self.summary, self.detail]
+        try:
+            page = self.detail.page
+        except RuntimeError:  # not on a page (view tests)
+            page = None
+        if page is not None:
+            page.update(*changed)  # one message to the client
         if self.value is not None:  # the value line is on screen first; then the details below
             self._generation += 1
             self.ctx.page.run_task(self.fill_detail, self._generation)
