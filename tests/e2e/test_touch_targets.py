@@ -20,6 +20,8 @@ SCREENS = {
     "revealed": ("/tools/revealed?ruleset=azrm", "Penalty"),
     "glossary": ("/glossary", "Filter"),
     "ledger": ("/ledger", "Add record"),
+    "hand": ("/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W&discarder=S",
+             "Value"),
 }
 
 #: every interactive node of the ARIA tree with its box and name

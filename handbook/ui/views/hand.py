@@ -33,7 +33,8 @@ from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
 from handbook.ui.routes import penalty_route, section_route
 from handbook.ui.text import ref_label
-from handbook.ui.widgets import BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, named, refresh
+from handbook.ui.widgets import (BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, icon_button,
+                                 named, refresh)
 
 MODES = ("hand", "chi", "pon", "kan", "ankan", "dora", "ura")
 MODE_NAMES = {"hand": N_("Hand"), "chi": N_("Chi"), "pon": N_("Pon"), "kan": N_("Kan"),
@@ -390,13 +391,13 @@ class _HandScreen:
     def stepper(self, label: str, attr: str) -> ft.Control:
         _ = self.ctx._
         value = getattr(self.state, attr)
-        return ft.Semantics(label=f"{label}: {value}", container=True, content=ft.Row([
+        return ft.Semantics(label=f"{label}: {value}", content=ft.Row([
             ft.Text(label, size=BODY_SIZE, expand=True),
-            ft.IconButton(ft.Icons.REMOVE, tooltip=_("Fewer: {what}").format(what=label), width=TOUCH, height=TOUCH,
-                          on_click=lambda e: self.step(attr, -1), key=f"{attr}-minus"),
+            icon_button(ft.Icons.REMOVE, _("Fewer: {what}").format(what=label), lambda e: self.step(attr, -1),
+                        key=f"{attr}-minus"),
             ft.Text(str(value), size=MEDIUM, weight=ft.FontWeight.W_700, width=36, text_align=ft.TextAlign.CENTER),
-            ft.IconButton(ft.Icons.ADD, tooltip=_("More: {what}").format(what=label), width=TOUCH, height=TOUCH,
-                          on_click=lambda e: self.step(attr, 1), key=f"{attr}-plus"),
+            icon_button(ft.Icons.ADD, _("More: {what}").format(what=label), lambda e: self.step(attr, 1),
+                        key=f"{attr}-plus"),
         ]))
 
     def button(self, text: str, on_click, *, icon=None, key: str | None = None) -> ft.Control:
@@ -487,7 +488,13 @@ class _HandScreen:
         if inputs:
             self.draw_inputs()
         self.draw_result()
-        refresh(*([self.inputs] if inputs else []), self.shown, self.summary, self.detail)
+        changed = [*([self.inputs] if inputs else []), self.shown, self.summary, self.detail]
+        try:
+            page = self.detail.page
+        except RuntimeError:  # not on a page (view tests)
+            page = None
+        if page is not None:
+            page.update(*changed)  # one message to the client
         if self.value is not None:  # the value line is on screen first; then the details below
             self._generation += 1
             self.ctx.page.run_task(self.fill_detail, self._generation)

@@ -1,0 +1,36 @@
+"""The hand checker in the offline PWA: with the server stopped and the browser offline, a
+bookmarked hand opens and is counted in the browser (Pyodide, the vendored ``mahjong`` package),
+and a tap on the tile keyboard counts the hand again."""
+
+from __future__ import annotations
+
+import pytest
+from pwa_harness import App, PwaServer, Requests, open_app, wait_for_service_worker
+
+pytestmark = pytest.mark.pwa
+
+HAND = "/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W&discarder=S"
+
+
+def test_offline_hand_value(pwa_dir, context, page, artifacts):
+    server = PwaServer(pwa_dir)
+    requests = Requests().attach(context)
+    try:
+        app = App(page, server, artifacts)
+        open_app(app)
+        wait_for_service_worker(page)
+        server.stop()
+        context.set_offline(True)
+        response = page.goto(server.url(HAND), wait_until="commit")
+        assert response is not None and response.from_service_worker
+        app.enable_semantics()
+        app.wait_for_text("Value: 7,700 (4 han 30 fu)", timeout=90)  # riichi, pinfu, tanyao, red five
+        app.click_button("Remove last", then="13 given")
+        app.click_button("索 Bamboo", exact=True)
+        app.click_button("9 Bamboo", exact=True, then="Not a complete hand")
+        app.click_button("Remove last", then="13 given")
+        app.click_button("8 Bamboo", exact=True, then="Value: 7,700 (4 han 30 fu)")
+        app.screenshot("offline-hand")
+    finally:
+        server.stop()
+    assert not requests.outside(), requests.outside()
