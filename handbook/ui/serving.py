@@ -155,7 +155,10 @@ def install_crash_screen() -> bool:
         return True
 
     def error(self: Any, message: str) -> None:
-        log.error("session %s: %s", getattr(self, "id", "?"), message)
+        # Flet has logged the exception with its traceback: one line here says what was shown
+        first = (message or "").strip().splitlines()[:1]
+        log.error("session %s crashed (%s): the plain-words screen is shown", getattr(self, "id", "?"),
+                  first[0] if first else "no message")
         page = getattr(self, "page", None)
         app = crash_screen_of(page) if page is not None else None
         if app is not None:
