@@ -119,13 +119,14 @@ def install_session_release() -> bool:
 class _QuietDisconnects(logging.Filter):
     """Flet logs "Unhandled error processing page session" with a traceback when a browser goes
     away while its first screen is still being made (the session was released under the app's
-    feet: ``'NoneType' object has no attribute ...``). That is a browser leaving, not an error:
-    one debug line instead."""
+    feet: ``'NoneType' object has no attribute ...``, or "An attempt to fetch destroyed
+    session"). That is a browser leaving, not an error: one debug line instead."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if (isinstance(exc, AttributeError) and "'NoneType'" in str(exc)
-                and str(record.msg).startswith("Unhandled error processing page session")):
+        gone = ((isinstance(exc, AttributeError) and "'NoneType'" in str(exc))
+                or (isinstance(exc, RuntimeError) and "destroyed session" in str(exc)))
+        if gone and str(record.msg).startswith("Unhandled error processing page session"):
             log.debug("a session ended while its screen was being made: %s", exc)
             return False
         return True
@@ -155,7 +156,10 @@ def install_crash_screen() -> bool:
         return True
 
     def error(self: Any, message: str) -> None:
-        log.error("session %s: %s", getattr(self, "id", "?"), message)
+        # Flet has logged the exception with its traceback: one line here says what was shown
+        first = (message or "").strip().splitlines()[:1]
+        log.error("session %s crashed (%s): the plain-words screen is shown", getattr(self, "id", "?"),
+                  first[0] if first else "no message")
         page = getattr(self, "page", None)
         app = crash_screen_of(page) if page is not None else None
         if app is not None:
