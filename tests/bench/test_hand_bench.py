@@ -20,9 +20,7 @@ from pathlib import Path
 import flet as ft
 
 import handbook
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from uihelpers import StubPage, find  # noqa: E402
+from tests.support.uihelpers import StubPage, find  # noqa: E402
 
 HANDS = [
     ("wrc-2025", "234567m22p345s678s", dict(win="8s", discarder="S", seat="W", riichi=True)),

@@ -5,7 +5,7 @@ and a tap on the tile keyboard counts the hand again."""
 from __future__ import annotations
 
 import pytest
-from pwa_harness import App, PwaServer, Requests, open_app, wait_for_service_worker
+from tests.support.pwa_harness import App, PwaServer, Requests, open_app, wait_for_service_worker
 
 pytestmark = pytest.mark.pwa
 
