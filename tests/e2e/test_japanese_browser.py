@@ -99,6 +99,9 @@ SCREENS = [
     ("/tools/revealed?ruleset=wrc-2025&tiles=2", "見せ牌"),
     ("/tools/final?ruleset=ema-rcr&e=40000&s=40000&w=25000&n=15000", "半荘終了"),
     ("/tools/strikes", "ストライク"),
+    ("/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C", "見せ牌"),
+    ("/study", "学習"),
+    ("/study/progress", "学習"),
 ]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z’'-]{2,}")
