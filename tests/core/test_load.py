@@ -304,6 +304,10 @@ CASES = [
          replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
                       'azrm = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),
          "fouls.toml", "wrong-draw", "has rows of this foul"),
+    # HB075 a translation file cannot be read or has an entry without its two texts
+    Case("hb075-translation-without-english", "HB075",
+         replace_once("ja/handbook.toml", 'en = "text before 2016"', 'fr = "text before 2016"'),
+         "ja/handbook.toml", "", "needs exactly `en` and `ja`"),
     Case("hb064-covered-by-unknown-ruleset", "HB064",
          replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
                       'wrc-2099 = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),

@@ -72,3 +72,79 @@ def test_two_tabs_two_languages(context, server, artifacts_dir):
     # and back: on a Japanese screen the button says it in English
     ja.page.bring_to_front()
     ja.click_button("Show in English", exact=True, then="Penalty table only")
+
+
+# --- every screen kind in Japanese: no English outside the sources' own words ----------------------
+
+import re  # noqa: E402
+
+import handbook  # noqa: E402
+
+#: one route of every screen kind, with a Japanese text that shows the screen is ready
+SCREENS = [
+    ("/", "検索"),
+    ("/rules", "罰則表のみ"),
+    ("/rules/ema-rcr", "2016年より前の原文"),
+    ("/rules/ema-rcr/3.4.6", "§3.4.6"),
+    ("/rules/ema-rcr/editions", "EMA RCR 2016"),
+    ("/penalties", "罰則"),
+    ("/penalties/wrc-2025", "罰則"),
+    ("/penalties/ema-rcr/empty-call-win", "Empty call for a win, if the hand is still concealed"),
+    ("/penalties/ema-rcr/revealed-tiles", "Few tiles"),  # a covered-by reading
+    ("/glossary", "用語集"),
+    ("/glossary/uma", "ウマ"),
+    ("/glossary/chombo-payment", "満貫払い"),
+    ("/tools", "錯和（チョンボ）の精算"),
+    ("/tools/chombo?ruleset=ema-rcr", "錯和（チョンボ）の精算"),
+    ("/tools/revealed?ruleset=wrc-2025&tiles=2", "見せ牌"),
+    ("/tools/final?ruleset=ema-rcr&e=40000&s=40000&w=25000&n=15000", "半荘終了"),
+    ("/tools/strikes", "ストライク"),
+    ("/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C", "見せ牌"),
+    ("/study", "学習"),
+    ("/study/progress", "学習"),
+]
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z’'-]{2,}")
+
+
+def _source_vocabulary(lib) -> set[str]:
+    """Every word of the sources' own text the screens quote (rule text, penalty rows, the
+    sources' glossary definitions, titles, citations), the glossary's English terms and romaji,
+    and the names of rulesets: English that may stand on a Japanese screen."""
+    parts: list[str] = []
+    for rs in lib.rulesets.values():
+        parts += [rs.title, rs.short, rs.source, rs.preface or ""]
+        parts += [c.title + " " + c.text for c in rs.chapters]
+        parts += [s.title + " " + s.text for s in rs.sections]
+        parts += [" ".join(filter(None, (r.foul, r.penalty, r.category, r.note, r.condition, r.compare_label,
+                                         r.compare_penalty, r.ref))) for r in rs.penalties]
+        parts += [e.name + " " + e.cite + (" ".join(e.changes) if e.from_source else "") for e in rs.editions]
+    for t in lib.glossary:
+        parts += [t.term, *t.romaji]
+        if t.provenance == "source":
+            parts.append(t.definition)
+    return {w.casefold() for p in parts for w in _WORD.findall(p)}
+
+
+def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(ja_context, server, artifacts_dir):
+    allowed = _source_vocabulary(handbook.load_library())
+    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
+    found: dict[str, list[str]] = {}
+    for route, ready in SCREENS:
+        try:
+            hb.open(route, ready=ready)
+        except AssertionError:  # the ready text scrolled out of the semantics tree: the screen is there
+            hb.open(route)
+        hb.page.wait_for_timeout(1500)
+        words = {w for w in _WORD.findall(hb.aria_dump().replace("\\n", " ").replace('"', " ")) if w.casefold() not in allowed}
+        # the ARIA dump's own words (roles, states), not the screen's
+        words -= {"button", "checkbox", "tab", "heading", "link", "textbox", "group", "img", "slider", "switch",
+                  "checked", "selected", "value", "true", "false", "menu", "menuitem", "listbox", "option",
+                  "combobox", "dialog", "region", "radio", "list", "listitem", "text", "presentation",
+                  "generic", "tablist", "toolbar", "navigation", "main", "separator", "progressbar", "status",
+                  "alert", "spinbutton", "scrollbar", "tooltip", "none", "application", "document"}
+        if words:
+            found[route] = sorted(words)
+    hb.screenshot("ja-screens")
+    assert not found, "English outside the sources' words on Japanese screens:\n" + "\n".join(
+        f"  {route}: {', '.join(ws)}" for route, ws in found.items())

@@ -300,8 +300,8 @@ def _edition_picker(ctx: AppContext, editions: dict, chosen: str | None, on_sele
     if len(editions) < 2:
         return []
     _ = ctx._
-    options = [ft.DropdownOption(key=SOURCE_EDITION, text=_("{edition} — the text this handbook follows").format(
-        edition=ctx.hb(editions[None])))]
+    # the source's text first; its name already says it is the handbook's source
+    options = [ft.DropdownOption(key=SOURCE_EDITION, text=ctx.hb(editions[None]))]
     options += [ft.DropdownOption(key=k, text=_("{edition} — a later edition (public source)").format(edition=ctx.hb(name)))
                 for k, name in editions.items() if k is not None]
     return [named(ft.Dropdown(label=_("Edition"), value=chosen or SOURCE_EDITION, options=options, expand=True,
