@@ -45,7 +45,8 @@ def new_library(new_content) -> handbook.Library:
 
 def test_the_checklist_names_the_files_it_adds():
     files = [rel for rel, _ in checklist_blocks()]
-    assert files == ["content/rulesets.toml", "content/rules/club-2027.toml", "content/penalties/club-2027.toml"]
+    assert files == ["content/rulesets.toml", "content/rules/club-2027.toml", "content/penalties/club-2027.toml",
+                     "content/ja/handbook.toml"]
 
 
 def test_check_passes_on_the_added_ruleset(new_content, capsys):
