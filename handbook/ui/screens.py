@@ -68,8 +68,9 @@ def build_view(ctx: AppContext, route: str | None) -> ft.View:
     """The :class:`ft.View` for ``route``: parse it, put path and query on ``ctx``, call the
     builder. A route declared ``JUDGE`` (the judge gate, :mod:`handbook.ui.routes`) shows the
     passphrase screen instead while the session may not see the judge's data, and once it may,
-    the AppBar's lock button (when a gate is active) — here, once, for every screen. A builder that raises ``KeyError``/``LookupError`` (unknown ruleset, section,
-    term) gives the not-found screen instead."""
+    the AppBar's lock button (when a gate is active) — here, once, for every screen. A builder
+    that raises ``KeyError``/``LookupError`` (unknown ruleset, section, term) gives the
+    not-found screen instead."""
     m = routes.match(route)
     ctx.route = m.path
     ctx.query = dict(m.query)
