@@ -547,10 +547,14 @@ def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ())
 
 
 def run_asgi(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> None:
-    """Serve ``app`` (:func:`server_config`) until interrupted."""
+    """Serve ``app`` (:func:`server_config`) until interrupted; Ctrl+C ends it quietly (uvicorn
+    shuts down, then raises the interrupt again)."""
     import uvicorn
 
-    uvicorn.Server(server_config(app, host, port, trusted)).run()
+    try:
+        uvicorn.Server(server_config(app, host, port, trusted)).run()
+    except KeyboardInterrupt:
+        pass
 
 
 __all__ = ["HandbookApp", "Preferences", "platform_language", "create_app", "main", "make_theme", "serve", "WIDE"]

@@ -55,18 +55,24 @@ def client_of(ctx: AppContext) -> str:
     return ctx.peer
 
 
-def lock_action(ctx: AppContext) -> list[ft.Control]:
-    """An AppBar button "Lock the ledger" (only when a gate is active and the session is open)."""
+def lock_action(ctx: AppContext, route: Route | None = None) -> list[ft.Control]:
+    """An AppBar button that locks the judge's data again for this session — "Lock the ledger"
+    on a ledger screen, "Lock study data" elsewhere — only when a gate is active and the session
+    gave the passphrase. :func:`handbook.ui.screens.build_view` adds it to every ``JUDGE``
+    screen."""
     if access.current() is None or not ctx.judge:
         return []
+    label = ctx._("Lock study data")
+    if route is None or route.pattern.startswith("/ledger"):
+        label = ctx._("Lock the ledger")
 
     def lock(e=None) -> None:
         ctx.judge = False
         ctx.refresh()
 
-    return [ft.Semantics(label=ctx._("Lock the ledger"), button=True, exclude_semantics=True,
+    return [ft.Semantics(label=label, button=True, exclude_semantics=True,
                          on_tap=lock, content=ft.IconButton(
-                             icon=ft.Icons.LOCK_OUTLINE, tooltip=ctx._("Lock the ledger"),
+                             icon=ft.Icons.LOCK_OUTLINE, tooltip=label,
                              on_click=lock, key="lock"))]
 
 

@@ -68,17 +68,22 @@ BUILDERS: Mapping[str, ViewBuilder] = _Builders()
 def build_view(ctx: AppContext, route: str | None) -> ft.View:
     """The :class:`ft.View` for ``route``: parse it, put path and query on ``ctx``, call the
     builder. A route declared ``JUDGE`` (the judge gate, :mod:`handbook.ui.routes`) shows the
-    passphrase screen instead while the session may not see the judge's data — here, once, for
-    every screen. A builder that raises ``KeyError``/``LookupError`` (unknown ruleset, section,
-    term) gives the not-found screen instead."""
+    passphrase screen instead while the session may not see the judge's data, and once it may,
+    the AppBar's lock button (when a gate is active) — here, once, for every screen. A builder
+    that raises ``KeyError``/``LookupError`` (unknown ruleset, section, term) gives the
+    not-found screen instead."""
     m = routes.match(route)
     ctx.route = m.path
     ctx.query = dict(m.query)
-    if m.route.needs_judge and not ctx.judged:
-        from handbook.ui.gate import passphrase_view
+    if m.route.needs_judge:
+        from handbook.ui.gate import lock_action, passphrase_view
 
-        return passphrase_view(ctx, m.route)
+        if not ctx.judged:
+            return passphrase_view(ctx, m.route)
     try:
-        return BUILDERS[m.name](ctx, **m.params)
+        view = BUILDERS[m.name](ctx, **m.params)
     except LookupError as exc:
         return BUILDERS["not-found"](ctx, missing=m.path, reason=str(exc))
+    if m.route.needs_judge and view.appbar is not None:
+        view.appbar.actions = [*lock_action(ctx, m.route), *(view.appbar.actions or [])]
+    return view

@@ -117,7 +117,12 @@ def test_study_screens_ask_for_the_passphrase_then_open(library, data, gated, ro
     box.value = PASS
     button.on_click(Event(button))
     assert ctx.judge and refreshed
-    assert "Judge passphrase" not in shown(build_view(ctx, route)) and log
+    v = build_view(ctx, route)
+    assert "Judge passphrase" not in shown(v) and log
+    lock = next(c for c in walk(v) if getattr(c, "key", None) == "lock")
+    assert lock.tooltip == "Lock study data"
+    lock.on_click(Event(lock))
+    assert not ctx.judge and "Judge passphrase" in shown(build_view(ctx, route))
 
 
 def test_players_do_not_see_the_judges_recent_lookups_or_add_to_them(library, data, gated):

@@ -27,7 +27,7 @@ from handbook.ledger import Ledger, LedgerImportError, Player, Record
 from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
-from handbook.ui.gate import judged_ledger, lock_action
+from handbook.ui.gate import judged_ledger
 from handbook.ui.routes import build_route
 from handbook.ui.widgets import (
     BODY_SIZE as BODY,
@@ -269,7 +269,7 @@ def build_ledger(ctx: AppContext) -> ft.View:
         export_out,
         *importer.controls(),
     ]
-    return ctx.view(route=ctx.route, title=_("Ledger"), controls=controls, actions=lock_action(ctx))
+    return ctx.view(route=ctx.route, title=_("Ledger"), controls=controls)
 
 
 #: players listed at first, and added by each "Show more players" (a ledger of a whole season
@@ -617,7 +617,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
         _export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
-    return ctx.view(route=ctx.route, title=title, controls=controls, actions=lock_action(ctx))
+    return ctx.view(route=ctx.route, title=title, controls=controls)
 
 
 class _PlayerPage:
