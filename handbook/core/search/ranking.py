@@ -63,6 +63,7 @@ class Weights:
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
     mix_share: float = 0.9  # see _Ranking._mix_kinds
     covered_close: float = 0.5  # see _Ranking.elsewhere: a ruling this close to the first one counts as found
+    covered_margin: float = 1.2  # see _Ranking.elsewhere: what a ruleset lacks beats what it covers by this much
 
 
 #: the weights the search uses
@@ -396,21 +397,21 @@ class _Ranking:
 
         A foul counts when one of its rows is among the first three rulings of the search over
         every ruleset and scores at least as well as the best ruling ``ruleset`` has for the query
-        (or ``ruleset`` has none). Empty when ``ruleset`` covers what was found: when it has a
-        row for the foul of one of those first three rulings that scores at least
-        ``Weights.covered_close`` of the first, reads one of them as dealt with elsewhere
-        in its rules (``Foul.covered_by``), or has a section among them."""
+        (or ``ruleset`` has none), at least ``Weights.covered_close`` of the first ruling, and
+        ``Weights.covered_margin`` times the best of those first three that ``ruleset`` covers
+        (its own section, a foul it has rows for or reads as dealt with elsewhere,
+        ``Foul.covered_by``). Empty when ``ruleset`` covers what was found."""
         filtered = [x for x in self._ranked(query, ruleset) if self.docs[x[1]].hit.kind != "term"]
         unfiltered = [x for x in self._ranked(query, None) if self.docs[x[1]].hit.kind != "term"]
         own_best = filtered[0][0] if filtered else 0.0
         top = unfiltered[0][0] if unfiltered else 0.0
-        found = [self.docs[d] for s, d in unfiltered[:3] if s >= W.covered_close * top]
-        if any(doc.ruleset == ruleset or (doc.foul is not None and self._covers(ruleset, doc.foul))
-               for doc in found):
-            return []
-        fouls = [self.docs[d].foul for s, d in unfiltered[:3]
-                 if self.docs[d].foul is not None and s >= own_best and s >= W.covered_close * top
-                 and not self._covers(ruleset, self.docs[d].foul)]
+        close = [(s, self.docs[d]) for s, d in unfiltered[:3] if s >= W.covered_close * top]
+        # the best of those rulings that ``ruleset`` covers: what it lacks must clearly beat it
+        covered_best = max((s for s, doc in close if doc.ruleset == ruleset
+                            or (doc.foul is not None and self._covers(ruleset, doc.foul))), default=0.0)
+        fouls = [doc.foul for s, doc in close
+                 if doc.foul is not None and s >= own_best and s >= W.covered_margin * covered_best
+                 and not self._covers(ruleset, doc.foul)]
         picks: dict[tuple[str, str], tuple[float, int]] = {}
         for s, d in self._ranked(query, None):
             doc = self.docs[d]

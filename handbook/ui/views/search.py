@@ -35,8 +35,6 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("term", N_("Glossary")),
 )
 RESULT_LIMIT = 40
-#: rows of each group shown before "Show all"
-GROUP_PREVIEW = 5
 #: results of the ranked list shown before "Show all"
 LIST_PREVIEW = 10
 ALL_RULESETS = "__all__"
@@ -317,27 +315,6 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     return ft.Column([tile, ft.Container(ft.Column(more, spacing=1, tight=True), on_click=click, ink=True,
                                          padding=ft.Padding.only(left=8, right=8, bottom=6))], spacing=0,
                      tight=True)
-
-
-def result_controls(ctx: AppContext, groups, on_open, *, expanded: set[str] | None = None,
-                    on_expand=None) -> list[ft.Control]:
-    """Headings and result rows; a group shows its first :data:`GROUP_PREVIEW` rows until its
-    "Show all" button is pressed (so all three groups stay in reach of a thumb)."""
-    _ = ctx._
-    out: list[ft.Control] = []
-    headings = dict(GROUPS)
-    expanded = expanded if expanded is not None else set()
-    for kind, results in groups:
-        out.append(section_heading(_(headings[kind]), count=len(results)))
-        shown = results if kind in expanded else results[:GROUP_PREVIEW]
-        out.extend(result_tile(ctx, r, on_open) for r in shown)
-        if len(shown) < len(results):
-            out.append(ft.TextButton(
-                _("Show all {count} {group}").format(count=len(results), group=_(headings[kind]).lower()),
-                icon=ft.Icons.EXPAND_MORE, height=48,
-                on_click=lambda e, k=kind: on_expand(k) if on_expand else None,
-            ))
-    return out
 
 
 def list_controls(ctx: AppContext, results: Sequence[Result], on_open, *, expanded: bool = False,

@@ -1,0 +1,155 @@
+"""The ruling on the first screen (``make bench``): how often the page, not only the core, shows a
+judge the ruling for an incident without scrolling, per ruleset, beside the core's recall@3.
+
+The app is served (``python -m handbook serve``) and opened in headless Chromium at 412×915 (a
+phone) with a ruleset remembered (the picker's setting in the browser's storage), one profile per
+ruleset. The incidents are every :data:`STEP`-th case of the newest evaluation split
+(``tests/core/search_eval_round3.toml``: written by someone who never saw the search, measured once
+before it was tuned on). Each is typed into the search box as a judge would; once the results
+settle, the ruling counts as seen when a result the case names for that ruleset -- a penalty row
+(its title and penalty) or a section (its § and title, with the penalties citing it) -- is one
+node of Flutter's ARIA tree lying wholly between the ruleset picker and the navigation bar.
+
+Goal (issue 22): ≥ 90 % in every ruleset. The figures are printed and kept in
+``benchmark.extra_info``; ``HANDBOOK_BENCH_STRICT=1`` turns a missed goal into a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from tests.support.browser_harness import CHROMIUM, Handbook, launch_browser, new_context, start_server, stop_server  # noqa: E402
+from tests.support.evalset import ROUND3_FILE, load_cases, recall_at_3  # noqa: E402
+
+import handbook  # noqa: E402
+from handbook.ui.views.search import ranked_results  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+GOAL = 0.90
+#: every STEP-th case of the split is typed (about 20 incidents per ruleset)
+STEP = int(os.environ.get("HANDBOOK_PAGE_BENCH_STEP", "16"))
+#: the settings key the ruleset picker keeps its choice under (handbook.ui.context.Settings)
+RULESET_KEY = "flutter.rjh.ruleset"
+#: the start screen's first line (handbook.ui.views.search.start_controls)
+START_TEXT = "Type a foul, a term or a section number"
+NODES_JS = """() => {
+  const out = [];
+  let picker = 0, nav = innerHeight;
+  for (const e of document.querySelectorAll('flt-semantics')) {
+    const r = e.getBoundingClientRect();
+    const text = (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ');
+    const role = e.getAttribute('role');
+    if (role === 'button' && text.startsWith('Ruleset:')) picker = r.bottom;
+    else if (role === 'tablist') nav = r.top;
+    else if (role === 'button') out.push([text, r.top, r.bottom]);
+  }
+  return {picker, nav, nodes: out};
+}"""
+
+
+def _wanted(library, ruleset: str, answers) -> list[tuple[str, ...]]:
+    """For each answer of a case, the texts one result node must hold to show it."""
+    rs = library.rulesets[ruleset]
+    out = []
+    for answer in answers:
+        kind, _, ref = answer.partition(":")
+        if kind == "penalty":
+            out += [(r.foul, r.penalty) for r in rs.rows(ref) if r.penalty]
+        elif rs.has_section(ref):
+            out.append((f"§{ref}", rs.section(ref).title))
+    return out
+
+
+def _settled(page, timeout: float = 15.0) -> dict:
+    """The ARIA nodes once the results have stopped changing (the same for 1.2 s)."""
+    snaps: list[dict] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(300)
+        snaps.append(page.evaluate(NODES_JS))
+        if len(snaps) >= 5 and snaps[-1]["nodes"] and all(x == snaps[-1] for x in snaps[-5:]):
+            break
+    return snaps[-1] if snaps else {"picker": 0, "nav": 0, "nodes": []}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`)")
+    tmp = tmp_path_factory.mktemp("page-bench")
+    srv = start_server(tmp / "data", tmp / "server.log")
+    try:
+        yield srv
+    finally:
+        stop_server(srv)
+
+
+def test_the_ruling_is_on_the_first_screen(benchmark, served, capsys):
+    library = handbook.load_library()
+    cases = load_cases(ROUND3_FILE)
+    sample = cases[::STEP]
+    seen: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    missed: list[str] = []
+
+    def run() -> None:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch_browser(pw)
+            try:
+                for ruleset in library.rulesets:
+                    ctx = new_context(browser)
+                    ctx.add_init_script(f"localStorage.setItem('{RULESET_KEY}', JSON.stringify('{ruleset}'))")
+                    hb = Handbook(ctx.new_page(), served)
+                    hb.open("/", ready="Search")
+                    for case in sample:
+                        if ruleset not in case.expect:
+                            continue
+                        # from the start screen, so that the last query's results are gone first
+                        hb.type_into("Search", "")
+                        hb.wait_for_text(START_TEXT)
+                        hb.type_into("Search", case.query)
+                        hb.wait_for_no_text(START_TEXT)
+                        # the page has caught up with the last keystroke when the first result the
+                        # core gives for the whole query is there (a busy server lags behind typing)
+                        first = ranked_results(library, case.query, ruleset)[:1]
+                        if first:
+                            with contextlib.suppress(AssertionError):
+                                hb.wait_for_text(first[0].title, timeout=20)
+                        snap = _settled(hb.page)
+                        top, bottom = snap["picker"], snap["nav"]
+                        wanted = _wanted(library, ruleset, case.expect[ruleset])
+                        ok = any(all(w in text for w in want) and y0 >= top - 1 and y1 <= bottom + 1
+                                 for text, y0, y1 in snap["nodes"] for want in wanted)
+                        seen[ruleset][0] += ok
+                        seen[ruleset][1] += 1
+                        if not ok:
+                            missed.append(f"{ruleset}: {case.query!r}")
+                        sys.__stdout__.write(f"{ruleset}: {'seen' if ok else 'not seen'}: {case.query!r}\n")
+                        sys.__stdout__.flush()
+                    ctx.close()
+            finally:
+                browser.close()
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    per, _misses = recall_at_3(library, cases)
+    lines = [f"{'ruleset':18} {'first screen':>14} {'recall@3 (core)':>17}"]
+    for rs, (ok, total) in seen.items():
+        lines.append(f"{rs:18} {ok:3}/{total:<3} {100 * ok / total:5.1f} %   "
+                     f"{per[rs].hits:4}/{per[rs].total:<4} {100 * per[rs].rate:5.1f} %")
+    with capsys.disabled():
+        print("\nthe ruling fully visible at 412×915 without scrolling (round3 sample), and the core's recall@3:")
+        print("\n".join(lines))
+        if missed:
+            print("not on the first screen: " + "; ".join(missed[:30]))
+    benchmark.extra_info["first_screen"] = {rs: ok / total for rs, (ok, total) in seen.items()}
+    benchmark.extra_info["recall_at_3"] = {rs: r.rate for rs, r in per.items()}
+    if os.environ.get("HANDBOOK_BENCH_STRICT") == "1":
+        assert all(ok / total >= GOAL for ok, total in seen.values()), lines
