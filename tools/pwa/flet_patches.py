@@ -127,6 +127,15 @@ SW_REGISTRATION = """<script>
       window.addEventListener('load', function () {
         setTimeout(rjhRegister, navigator.serviceWorker.controller ? 0 : 30000);
       });
+      // Once a worker controls the page (it is then ready offline), it may fetch the extras that
+      // only make later starts faster (sw.js EXTRAS: the memory snapshot).
+      var rjhExtras = function () {
+        if (navigator.serviceWorker.controller) {
+          navigator.serviceWorker.controller.postMessage({ rjh: 'extras' });
+        }
+      };
+      navigator.serviceWorker.addEventListener('controllerchange', rjhExtras);
+      window.addEventListener('load', rjhExtras);
     }
   </script>
 """.replace("__WASM_GC_PROBE__", WASM_GC_PROBE)
