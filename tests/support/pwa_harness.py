@@ -43,7 +43,7 @@ from tools.pwa.serve import Link, StaticServer  # noqa: E402
 __all__ = ["App", "BUILD", "pwa_build", "CHROMIUM", "PwaServer", "Requests", "ROOT", "SLOW", "Timings",
            "build_info", "ensure_build", "is_local", "launch", "launch_profile", "netlog_app_requests", "new_context",
            "open_app", "precache_files", "reload_app", "VARIANTS", "wait_for_service_worker", "Link",
-           "SLOW_NETWORK", "Throttle", "TIMED_FETCH_JS", "NOT_BLINK_JS"]
+           "SLOW_NETWORK", "Throttle", "TIMED_FETCH_JS", "NOT_BLINK_JS", "extras_files", "wait_for_extras"]
 
 #: First load: 38 MB over loopback plus Pyodide; generous for a busy 2-core machine.
 FIRST_LOAD_TIMEOUT_S = 120 * SLOW
@@ -73,6 +73,27 @@ def build_info(out: Path = BUILD) -> dict:
 #: the service worker's renderer variants (tools/pwa/build.py RENDERER_VARIANTS): Chromium here
 #: runs "skwasm"; "full" is what Safari and Firefox precache
 VARIANTS = ("skwasm", "skwasm_heavy", "chromium", "full")
+
+
+def extras_files(out: Path = BUILD) -> list[str]:
+    """What sw.js fetches once the app is ready offline (the memory snapshot), read from sw.js."""
+    text = (out / "sw.js").read_text(encoding="utf-8")
+    return json.loads(text.split("const EXTRAS = ", 1)[1].split(";\n", 1)[0])
+
+
+_EXTRAS_CACHED_JS = """async (paths) => {
+  for (const key of await caches.keys()) {
+    const cache = await caches.open(key);
+    const hits = await Promise.all(paths.map((p) => cache.match(new URL(p, location.href).href)));
+    if (hits.every(Boolean)) return true;
+  }
+  return false;
+}"""
+
+
+def wait_for_extras(page, out: Path = BUILD, timeout: float = FIRST_LOAD_TIMEOUT_S) -> None:
+    """Wait until the service worker has also fetched :func:`extras_files` (after "Ready offline")."""
+    page.wait_for_function(_EXTRAS_CACHED_JS, arg=extras_files(out), polling=250, timeout=timeout * 1000)
 
 
 def precache_files(out: Path = BUILD, variant: str = "skwasm") -> list[str]:

@@ -80,7 +80,7 @@ from tools.pwa.fonts import (  # noqa: F401 - APP_FONT*, ICON_ALIASES, app_icon_
     trim_font_manifest,
 )
 from tools.pwa.node_steps import MEMORY_SNAPSHOT, make_memory_snapshot, precompile_bytecode  # noqa: F401
-from tools.pwa.precache import content_hash, prune, write_service_worker  # noqa: F401 - content_hash for the tests
+from tools.pwa.precache import EXTRAS, content_hash, prune, write_service_worker  # noqa: F401 - content_hash for the tests
 from tools.pwa.stage import (  # noqa: F401 - workaround_vendored_dependencies for the tests
     check_archive,
     compile_content,
@@ -386,6 +386,8 @@ def build(root: Path = ROOT, out: Path = DEFAULT_OUT, work: Path = DEFAULT_WORK,
         "stdlib_dropped": pyodide_report.get("stdlib_dropped"),
         "precache_files": {k: len(core) + len(v) for k, v in variants.items()},
         "precache_bytes": sizes,
+        # fetched after "Ready offline": later starts only (precache.EXTRAS)
+        "extras_bytes": sum((out / f).stat().st_size for f in EXTRAS if (out / f).is_file()),
         "app_tar_gz_bytes": (out / "app.tar.gz").stat().st_size,
         "build_bytes": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
         "build_seconds": round(time.monotonic() - t0, 1),

@@ -115,18 +115,29 @@ SW_REGISTRATION = """<script>
           .catch(function (e) { console.warn('service worker not registered:', e); });
       };
       // The precache waits until the app's first screen is built (the start-up mark of the Python
-      // worker), so a first visit does not share the network with it; at the latest 30 s after
-      // the page loaded. A page the worker already controls checks for an update at once.
-      try {
+      // worker), so a first visit does not share the network with it; without BroadcastChannel
+      // at once, and at the latest 2 minutes after the page loaded (a phone that slow still gets
+      // its precache). A page the worker already controls checks for an update at once.
+      var rjhMarks = typeof BroadcastChannel !== 'undefined';
+      if (rjhMarks) {
         new BroadcastChannel('__MARK_CHANNEL__').addEventListener('message', function (e) {
           if (e.data && e.data.name === 'screen_built') {
             rjhRegister();
           }
         });
-      } catch (e) { /* no BroadcastChannel: the timer below */ }
+      }
       window.addEventListener('load', function () {
-        setTimeout(rjhRegister, navigator.serviceWorker.controller ? 0 : 30000);
+        setTimeout(rjhRegister, navigator.serviceWorker.controller || !rjhMarks ? 0 : 120000);
       });
+      // Once a worker controls the page (it is then ready offline), it may fetch the extras that
+      // only make later starts faster (sw.js EXTRAS: the memory snapshot).
+      var rjhExtras = function () {
+        if (navigator.serviceWorker.controller) {
+          navigator.serviceWorker.controller.postMessage({ rjh: 'extras' });
+        }
+      };
+      navigator.serviceWorker.addEventListener('controllerchange', rjhExtras);
+      window.addEventListener('load', rjhExtras);
     }
   </script>
 """.replace("__WASM_GC_PROBE__", WASM_GC_PROBE)
