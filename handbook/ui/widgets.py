@@ -476,8 +476,10 @@ def label_text(text: str, *, size: int = SMALL_SIZE, color: str | None = None,
     parts = phrases(text)
     if len(parts) < 2:
         return ft.Text(text, size=size, color=color, weight=weight, expand=expand)
-    return ft.Row([ft.Text(part, size=size, color=color, weight=weight) for part in parts],
-                  wrap=True, spacing=0, run_spacing=0, expand=expand)
+    # read as one text, not one node a phrase
+    return ft.Semantics(label=text, exclude_semantics=True, expand=expand, content=ft.Row(
+        [ft.Text(part, size=size, color=color, weight=weight) for part in parts], wrap=True, spacing=0,
+        run_spacing=0))
 
 
 def fact_line(label: str, value: str, *, size: int = MEDIUM + 4, key: str | None = None,

@@ -74,6 +74,9 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     assert json.loads((server.data_dir / "ledger.json").read_text())["records"]
     # a reload keeps the ledger (it lives in the server's data folder)
     hb.reload(ready="Noten Riichi")
+    # the export buttons are under the records (the standing's figures take a line each)
+    hb.page.mouse.move(200, 500)
+    hb.page.mouse.wheel(0, 3000)
     # the export is downloaded by the browser, never written on the server
     with hb.page.expect_download(timeout=15000) as download:
         hb.click_button("Export CSV", then="Exported 1 record")

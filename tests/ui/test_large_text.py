@@ -122,8 +122,9 @@ def test_japanese_strike_labels_wrap_between_phrases(ja, ctx):
     text); the label's phrases are texts of their own in a wrapping row, so it breaks between them."""
     view = build_view(ja, "/tools/strikes?dates=2026-04-01&on=2026-04-01")
     label = by_key(view, "until").content.controls[0]
-    assert isinstance(label, ft.Row) and label.wrap and label.expand
-    assert [t.value for t in label.controls] == ["出場停止までの", "ストライク"]
+    assert isinstance(label, ft.Semantics) and label.expand and label.label == "出場停止までのストライク"
+    assert label.exclude_semantics  # read as one text
+    assert label.content.wrap and [t.value for t in label.content.controls] == ["出場停止までの", "ストライク"]
     # English labels stay one text, wrapping at spaces
     english = build_view(ctx, "/tools/strikes?dates=2026-04-01&on=2026-04-01")
     assert isinstance(by_key(english, "until").content.controls[0], ft.Text)
