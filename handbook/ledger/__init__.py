@@ -20,21 +20,15 @@ from __future__ import annotations
 
 import csv
 import datetime
-import functools
-import hashlib
 import io
 import json
-import re
-import unicodedata
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from handbook.core.load import default_library
-from handbook.core.model import Penalty
-from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS, StrikeStatus, strike_status
+from handbook.core.strikes import StrikeStatus, strike_status
 from handbook.storage import (
     DamageReport,
     acknowledge_damage,
@@ -45,6 +39,16 @@ from handbook.storage import (
 )
 
 from handbook.core.model import PenaltyRow
+# the record's fields and the record itself live in their own modules; their names are the ledger's
+from handbook.ledger.fields import (  # noqa: F401
+    FIRST_DAY, LAST_DAY, MAX_CLUB, MAX_NAME, MAX_NOTE, MAX_POINTS, MAX_TEXT, _bool, _clean, _created, _date,
+    _fold, _kind, _points, _record_day, _text, _visible, csv_cell, csv_uncell, parse_date, player_key,
+    split_player_key, _Bad, _csv_line, _ID_RE,
+)
+from handbook.ledger.records import (  # noqa: F401
+    _DOC_OPTIONAL, _IMPORT_NS, STRIKE_RULESET, ImportResult, Player, Record, _from_doc, _is_strike,
+    _player_of, _replace, _uuid5_hex, export_name, strike_dates_of,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
@@ -54,22 +58,14 @@ if TYPE_CHECKING:  # pragma: no cover
 TABLE = "records"
 FORMAT = "riichi-judge-handbook/ledger"
 VERSION = 1
-STRIKE_RULESET = "azrm"
 
 FIELDS = ("id", "player", "club", "date", "ruleset", "foul_id", "foul", "penalty", "kind",
           "points", "strike", "note", "created")
 REQUIRED = ("player", "date", "ruleset", "foul")
-MAX_NAME, MAX_CLUB, MAX_NOTE, MAX_TEXT, MAX_POINTS = 80, 40, 500, 300, 1000
 MAX_PROBLEMS = 20  # an import error lists at most this many problems
 #: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
 #: under it). Larger files are refused before they are parsed.
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
-
-_IMPORT_NS = uuid.UUID("6f1c2a52-8a43-4c1e-9a0e-3b7d2f0c9e11")  # ids of entries imported without one
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_TRUE = {"true", "yes", "1"}
-_FALSE = {"false", "no", "0"}
 
 
 class LedgerImportError(ValueError):
@@ -82,324 +78,8 @@ class LedgerImportError(ValueError):
         super().__init__(f"{self.problems[0]}{more}; nothing was imported")
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One penalty recorded against a player.
-
-    ``date`` is the day of the foul; ``points`` P (1P = 1,000 table points) or ``None`` where the
-    source gives no number; ``kind`` a :class:`handbook.Penalty` value or ``None``; ``created``
-    when the record was made (timezone-aware).
-    """
-
-    id: str
-    player: str
-    club: str | None
-    date: datetime.date
-    ruleset: str
-    foul_id: str
-    foul: str
-    penalty: str
-    kind: str | None
-    points: int | None
-    strike: bool
-    note: str
-    created: datetime.datetime
-
-    @property
-    def player_key(self) -> str:
-        return player_key(self.player, self.club)
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as JSON values (dates as ``YYYY-MM-DD``, ``created`` as ISO 8601)."""
-        return {"id": self.id, "player": self.player, "club": self.club,
-                "date": self.date.isoformat(), "ruleset": self.ruleset, "foul_id": self.foul_id,
-                "foul": self.foul, "penalty": self.penalty, "kind": self.kind,
-                "points": self.points, "strike": self.strike, "note": self.note,
-                "created": self.created.isoformat()}
-
-    def to_csv(self) -> dict[str, str]:
-        """The record as CSV cells; text that a spreadsheet would run as a formula is escaped
-        (:func:`csv_cell`)."""
-        d = self.to_json()
-        return {k: csv_cell("" if v is None else "true" if v is True else "false" if v is False
-                            else str(v))
-                for k, v in d.items()}
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A player in the ledger: ``key`` identifies them (name, plus ``~club`` when they have a
-    club id); ``records`` and ``strikes`` are counts."""
-
-    key: str
-    name: str
-    club: str | None
-    records: int = 0
-    strikes: int = 0
-    last: datetime.date | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ImportResult:
-    """What an import did: ``added`` records stored, ``skipped`` already in the ledger."""
-
-    added: int
-    skipped: int
-    records: tuple[Record, ...] = field(default=())
-
-
 #: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
 #: injection"); the apostrophe is escaped too so that unescaping is exact
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
-
-
-_ESCAPE_MID = re.compile(r"([,;\t|\r\n])(?=[=+\-@\t\r'\"])")
-_UNESCAPE_MID = re.compile(r"([,;\t|\r\n])'(?=[=+\-@\t\r'\"])")
-
-
-def csv_cell(text: str) -> str:
-    """``text`` as a CSV cell no spreadsheet runs as a formula: a cell starting with ``=``,
-    ``+``, ``-``, ``@``, a tab, a carriage return or ``'`` gets a leading ``'``, and so does
-    each of those (or a ``"``) that follows a separator inside the text (``,``, ``;``, a tab,
-    ``|``, a line break): ``Semi;=1+1`` is written ``Semi;'=1+1``, which a spreadsheet that
-    splits on ``;`` shows as text. :func:`csv_uncell` undoes it exactly."""
-    if text.startswith(_FORMULA_START):
-        text = "'" + text
-    return _ESCAPE_MID.sub(r"\1'", text)
-
-
-def csv_uncell(text: str) -> str:
-    """The text :func:`csv_cell` was given: each ``'`` it added (at the start, or after a
-    separator, before what would have been escaped) is dropped; anything else is returned
-    unchanged."""
-    if "'" not in text:  # nothing was added (most cells)
-        return text
-    if text.startswith("'") and text[1:].startswith(_FORMULA_START):
-        text = text[1:]
-    return _UNESCAPE_MID.sub(r"\1", text)
-
-
-#: characters a spreadsheet may split a line on (or that end one, or quote): a cell holding
-#: one is quoted, whichever separator the spreadsheet guesses
-_CSV_QUOTE_IF = frozenset(',;\t|"\r\n')
-
-
-def _csv_line(cells: Sequence[str]) -> str:
-    """One CSV line (RFC 4180, ``\\r\\n``), quoting every cell that holds one of
-    :data:`_CSV_QUOTE_IF`."""
-    return ",".join('"' + c.replace('"', '""') + '"' if not _CSV_QUOTE_IF.isdisjoint(c) else c
-                    for c in cells) + "\r\n"
-
-
-def _clean(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-#: what stands for itself in a :func:`player_key` only when escaped (``%`` first, so that
-#: unescaping is exact): a ``~`` in a name or club id must never read as the club separator
-_KEY_ESCAPES = (("%", "%25"), ("~", "%7E"))
-
-
-def _key_part(text: str) -> str:
-    for plain, escaped in _KEY_ESCAPES:
-        text = text.replace(plain, escaped)
-    return text
-
-
-def _unkey_part(text: str) -> str:
-    for plain, escaped in reversed(_KEY_ESCAPES):
-        text = re.sub(re.escape(escaped), lambda _m, plain=plain: plain, text, flags=re.IGNORECASE)
-    return text
-
-
-@functools.lru_cache(maxsize=8192)
-def player_key(name: str, club: str | None = None) -> str:
-    """The key a player is found by: the name, plus ``~club`` when there is a club id. A ``~``
-    (or ``%``) inside the name or club id is written ``%7E`` (``%25``), so player "Ann~C1" and
-    player "Ann" of club "C1" have two keys (``Ann%7EC1`` and ``Ann~C1``) and two Strike counts;
-    a key without either character is the name as it always was."""
-    name, club = _clean(_visible(name)), _clean(_visible(club or ""))
-    return f"{_key_part(name)}~{_key_part(club)}" if club else _key_part(name)
-
-
-def split_player_key(key: str) -> tuple[str, str | None]:
-    """``(name, club)`` of a :func:`player_key` (``club`` ``None`` without one): the inverse of
-    :func:`player_key` for the keys it makes."""
-    name, sep, club = key.partition("~")
-    return _unkey_part(name), (_unkey_part(club) or None) if sep else None
-
-
-def _fold(key: str) -> str:
-    return key.casefold()
-
-
-def _has_control(text: str) -> bool:
-    return any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
-
-
-_ZWNJ, _ZWJ = "\u200c", "\u200d"
-
-
-def _pictographic(c: str) -> bool:
-    """An emoji or a part of one (what a zero-width joiner joins into one picture)."""
-    o = ord(c)
-    return o >= 0x1F000 or 0x2190 <= o <= 0x2BFF or o == 0xFE0F or unicodedata.category(c) == "So"
-
-
-def _joiner_spells(text: str, i: int) -> bool:
-    """Whether the zero-width (non-)joiner at ``text[i]`` is part of the spelling: after a
-    virama (Indic conjuncts, RFC 5892 CONTEXTJ), between letters of a joining script such as
-    Arabic (Persian's ZWNJ), or inside an emoji sequence (a family is one picture). Between Latin
-    letters it changes nothing on screen, and is dropped."""
-    prev = text[i - 1] if i > 0 else ""
-    nxt = text[i + 1] if i + 1 < len(text) else ""
-    if prev and unicodedata.combining(prev) == 9:
-        return True
-    if prev and nxt and "AL" in (unicodedata.bidirectional(prev), unicodedata.bidirectional(nxt)):
-        return True
-    return any(c and _pictographic(c) for c in (prev, nxt))
-
-
-def _visible(text: str) -> str:
-    """``text`` without the invisible format characters that would split one player in two
-    (zero-width spaces, word joiners, right-to-left marks and overrides, the BOM): two spellings
-    of one name that look the same on screen must be the same player, and one Strike count.
-    A zero-width joiner or non-joiner that is part of the spelling is kept
-    (:func:`_joiner_spells`): a family emoji, a Persian or an Indic name written without it is
-    another name."""
-    if text.isascii():
-        return text
-    return "".join(c for i, c in enumerate(text)
-                   if unicodedata.category(c) != "Cf"
-                   or (c in (_ZWNJ, _ZWJ) and _joiner_spells(text, i)))
-
-
-# --- field checks (shared by add() and import) ---------------------------------------------
-
-class _Bad(Exception):
-    pass
-
-
-def _text(value: object, name: str, *, limit: int, required: bool, multiline: bool = False) -> str:
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise _Bad(f"{name} must be text, got {_short(value)}")
-    if len(value) > 4 * limit + 64:  # far too long whatever spaces it holds: not worth cleaning
-        raise _Bad(f"{name} is longer than {limit} characters")
-    ok, checked = _text_checked(value, name, limit, required, multiline)
-    if not ok:
-        raise _Bad(checked)
-    return checked
-
-
-@functools.lru_cache(maxsize=8192)
-def _text_checked(value: str, name: str, limit: int, required: bool, multiline: bool
-                  ) -> tuple[bool, str]:
-    """``(True, the clean text)`` or ``(False, what is wrong)``; kept for the texts an import
-    repeats on thousands of lines (player names, fouls, clubs)."""
-    try:
-        return True, _text_uncached(value, name, limit=limit, required=required, multiline=multiline)
-    except _Bad as exc:
-        return False, str(exc)
-
-
-def _text_uncached(value: str, name: str, *, limit: int, required: bool, multiline: bool) -> str:
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise _Bad(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
-    value = value.strip() if multiline else _clean(value)
-    if name in ("player", "club"):
-        value = _clean(_visible(value))
-    if required and not value:
-        raise _Bad(f"{name} is empty")
-    if len(value) > limit:
-        raise _Bad(f"{name} is longer than {limit} characters")
-    if _has_control(value.replace("\n", "").replace("\t", "") if multiline else value):
-        raise _Bad(f"{name} contains control characters")
-    return value
-
-
-def parse_date(value: object, name: str = "date") -> datetime.date:
-    """``YYYY-MM-DD`` (or a ``datetime.date``) → date; ``ValueError`` naming ``name`` otherwise."""
-    try:
-        return _date(value, name)
-    except _Bad as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _date(value: object, name: str = "date") -> datetime.date:
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    if isinstance(value, str) and _DATE_RE.fullmatch(value.strip()):
-        try:
-            return datetime.date.fromisoformat(value.strip())
-        except ValueError:
-            pass
-    raise _Bad(f"{name} {value!r} is not a date (YYYY-MM-DD)")
-
-
-#: the earliest and latest day a record may carry: the 30-day window ending on it, the 14-day
-#: Suspension starting on it and the day its Strike drops out of the window (AZRM §1.4) must all
-#: be calendar days
-FIRST_DAY = datetime.date.min + datetime.timedelta(days=WINDOW_DAYS - 1)
-LAST_DAY = datetime.date.max - datetime.timedelta(days=max(WINDOW_DAYS, SUSPENSION_DAYS - 1))
-
-
-def _record_day(value: object) -> datetime.date:
-    day = _date(value, "date")
-    if not FIRST_DAY <= day <= LAST_DAY:
-        raise _Bad(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
-                   f"use (its 30-day window and 14-day Suspension); allowed: "
-                   f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}")
-    return day
-
-
-def _created(value: object) -> datetime.datetime:
-    if value is None or value == "":
-        return datetime.datetime.now(datetime.UTC).replace(microsecond=0)
-    if isinstance(value, datetime.datetime):
-        dt = value
-    elif isinstance(value, str):
-        try:
-            dt = datetime.datetime.fromisoformat(value.strip())
-        except ValueError:
-            raise _Bad(f"created {value!r} is not a date and time (ISO 8601, e.g. "
-                       "2026-04-20T19:30:00+00:00)") from None
-    else:
-        raise _Bad(f"created {value!r} is not a date and time (ISO 8601)")
-    return dt if dt.tzinfo else dt.replace(tzinfo=datetime.UTC)
-
-
-def _bool(value: object, name: str, *, csv_text: bool) -> bool | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        return value
-    if csv_text and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    raise _Bad(f"{name} {value!r} is not true or false")
-
-
-def _points(value: object, *, csv_text: bool) -> int | None:
-    if value is None or value == "":
-        return None
-    if csv_text and isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
-        raise _Bad(f"points {value!r} is not a whole number of P from 0 to {MAX_POINTS}")
-    return value
-
-
-def _kind(value: object) -> str | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or value not in {p.value for p in Penalty}:
-        raise _Bad(f"kind {value!r} is not one of {', '.join(p.value for p in Penalty)}")
-    return value
-
-
 # --- the ledger ----------------------------------------------------------------------------
 
 class Ledger:
@@ -914,21 +594,6 @@ class _Snapshot:
         return self._players
 
 
-def _player_of(recs: list[Record]) -> Player:
-    """The :class:`Player` of one player's records (oldest first): named as the first."""
-    first = recs[0]
-    return Player(key=first.player_key, name=first.player, club=first.club, records=len(recs),
-                  strikes=sum(1 for r in recs if _is_strike(r)), last=max(r.date for r in recs))
-
-
-def export_name(fmt: str, player: str | None = None, *,
-                now: datetime.datetime | None = None) -> str:
-    """``ledger-<player>-YYYYMMDD-HHMMSS.<fmt>``: a file name safe on every system."""
-    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
-    return f"ledger{who[:60]}-{stamp}.{fmt}"
-
-
 #: an import of a file larger than this (bytes) runs in a process of its own in the served app
 #: (:func:`import_isolated`); smaller ones take well under a second in a worker thread
 PROCESS_IMPORT_BYTES = 256 * 1024
@@ -977,65 +642,3 @@ async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json"
     return result
 
 
-def _uuid5_hex(name: str) -> str:
-    """``uuid.uuid5(_IMPORT_NS, name).hex``, without building two UUID objects per entry (an
-    import of 60,000 lines makes 60,000 of them)."""
-    digest = bytearray(hashlib.sha1(_IMPORT_NS.bytes + name.encode("utf-8")).digest()[:16])
-    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
-    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
-    return digest.hex()
-
-
-def _is_strike(r: Record) -> bool:
-    return r.ruleset == STRIKE_RULESET and r.strike
-
-
-def _replace(rec: Record, **changes: Any) -> Record:
-    d = {f: getattr(rec, f) for f in Record.__slots__}
-    d.update(changes)
-    return Record(**d)
-
-
-_DOC_TYPES: dict[str, tuple[type, ...]] = {
-    "id": (str,), "player": (str,), "club": (str, type(None)), "date": (str,), "ruleset": (str,),
-    "foul_id": (str,), "foul": (str,), "penalty": (str,), "kind": (str, type(None)),
-    "points": (int, type(None)), "strike": (bool,), "note": (str,), "created": (str,)}
-_DOC_OPTIONAL = {"club": None, "penalty": "", "kind": None, "points": None, "strike": False,
-                 "note": ""}
-
-
-def _from_doc(doc: Mapping[str, Any]) -> Record:
-    """A stored document → :class:`Record`; ``_Bad`` naming the field when one is missing or of
-    the wrong type (``"player": 123``), so that one bad document never breaks the others."""
-    values: dict[str, Any] = {}
-    for name, types in _DOC_TYPES.items():
-        if name not in doc:
-            if name not in _DOC_OPTIONAL:
-                raise _Bad(f"{name} is missing")
-            values[name] = _DOC_OPTIONAL[name]
-            continue
-        v = doc[name]
-        if not isinstance(v, types) or (name == "points" and isinstance(v, bool)):
-            raise _Bad(f"{name} {_short(v)} is a JSON {type(v).__name__}, not "
-                       f"{' or '.join('null' if t is type(None) else t.__name__ for t in types)}")
-        values[name] = v
-    try:
-        created = datetime.datetime.fromisoformat(values["created"])
-        day = datetime.date.fromisoformat(values["date"])
-    except ValueError as exc:
-        raise _Bad(str(exc)) from None
-    return Record(id=values["id"], player=values["player"], club=values["club"] or None,
-                  date=day, ruleset=values["ruleset"], foul_id=values["foul_id"],
-                  foul=values["foul"], penalty=values["penalty"], kind=values["kind"],
-                  points=values["points"], strike=values["strike"], note=values["note"],
-                  created=created if created.tzinfo else created.replace(tzinfo=datetime.UTC))
-
-
-def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:
-    """The Strike days among ``records`` (AZRM records with ``strike`` true)."""
-    return sorted(r.date for r in records if _is_strike(r))

@@ -1,0 +1,160 @@
+"""A ledger record, a player's summary, an import's result, and how records are read from and
+written to their stored documents (:mod:`handbook.ledger` re-exports them)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from handbook.ledger.fields import (
+    _Bad, _short, csv_cell, player_key,
+)
+
+#: the one ruleset whose records can be Strikes (AZRM §1.4)
+STRIKE_RULESET = "azrm"
+_IMPORT_NS = uuid.UUID("6f1c2a52-8a43-4c1e-9a0e-3b7d2f0c9e11")  # ids of entries imported without one
+_DOC_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "player": (str,), "club": (str, type(None)), "date": (str,), "ruleset": (str,),
+    "foul_id": (str,), "foul": (str,), "penalty": (str,), "kind": (str, type(None)),
+    "points": (int, type(None)), "strike": (bool,), "note": (str,), "created": (str,)}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One penalty recorded against a player.
+
+    ``date`` is the day of the foul; ``points`` P (1P = 1,000 table points) or ``None`` where the
+    source gives no number; ``kind`` a :class:`handbook.Penalty` value or ``None``; ``created``
+    when the record was made (timezone-aware).
+    """
+
+    id: str
+    player: str
+    club: str | None
+    date: datetime.date
+    ruleset: str
+    foul_id: str
+    foul: str
+    penalty: str
+    kind: str | None
+    points: int | None
+    strike: bool
+    note: str
+    created: datetime.datetime
+
+    @property
+    def player_key(self) -> str:
+        return player_key(self.player, self.club)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON values (dates as ``YYYY-MM-DD``, ``created`` as ISO 8601)."""
+        return {"id": self.id, "player": self.player, "club": self.club,
+                "date": self.date.isoformat(), "ruleset": self.ruleset, "foul_id": self.foul_id,
+                "foul": self.foul, "penalty": self.penalty, "kind": self.kind,
+                "points": self.points, "strike": self.strike, "note": self.note,
+                "created": self.created.isoformat()}
+
+    def to_csv(self) -> dict[str, str]:
+        """The record as CSV cells; text that a spreadsheet would run as a formula is escaped
+        (:func:`csv_cell`)."""
+        d = self.to_json()
+        return {k: csv_cell("" if v is None else "true" if v is True else "false" if v is False
+                            else str(v))
+                for k, v in d.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player in the ledger: ``key`` identifies them (name, plus ``~club`` when they have a
+    club id); ``records`` and ``strikes`` are counts."""
+
+    key: str
+    name: str
+    club: str | None
+    records: int = 0
+    strikes: int = 0
+    last: datetime.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import did: ``added`` records stored, ``skipped`` already in the ledger."""
+
+    added: int
+    skipped: int
+    records: tuple[Record, ...] = field(default=())
+
+
+def _player_of(recs: list[Record]) -> Player:
+    """The :class:`Player` of one player's records (oldest first): named as the first."""
+    first = recs[0]
+    return Player(key=first.player_key, name=first.player, club=first.club, records=len(recs),
+                  strikes=sum(1 for r in recs if _is_strike(r)), last=max(r.date for r in recs))
+
+
+def export_name(fmt: str, player: str | None = None, *,
+                now: datetime.datetime | None = None) -> str:
+    """``ledger-<player>-YYYYMMDD-HHMMSS.<fmt>``: a file name safe on every system."""
+    stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    who = "" if player is None else "-" + (re.sub(r"[^\w.-]+", "_", player).strip("_.") or "player")
+    return f"ledger{who[:60]}-{stamp}.{fmt}"
+
+
+def _uuid5_hex(name: str) -> str:
+    """``uuid.uuid5(_IMPORT_NS, name).hex``, without building two UUID objects per entry (an
+    import of 60,000 lines makes 60,000 of them)."""
+    digest = bytearray(hashlib.sha1(_IMPORT_NS.bytes + name.encode("utf-8")).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return digest.hex()
+
+
+def _is_strike(r: Record) -> bool:
+    return r.ruleset == STRIKE_RULESET and r.strike
+
+
+def _replace(rec: Record, **changes: Any) -> Record:
+    d = {f: getattr(rec, f) for f in Record.__slots__}
+    d.update(changes)
+    return Record(**d)
+
+
+_DOC_OPTIONAL = {"club": None, "penalty": "", "kind": None, "points": None, "strike": False,
+                 "note": ""}
+
+
+def _from_doc(doc: Mapping[str, Any]) -> Record:
+    """A stored document → :class:`Record`; ``_Bad`` naming the field when one is missing or of
+    the wrong type (``"player": 123``), so that one bad document never breaks the others."""
+    values: dict[str, Any] = {}
+    for name, types in _DOC_TYPES.items():
+        if name not in doc:
+            if name not in _DOC_OPTIONAL:
+                raise _Bad(f"{name} is missing")
+            values[name] = _DOC_OPTIONAL[name]
+            continue
+        v = doc[name]
+        if not isinstance(v, types) or (name == "points" and isinstance(v, bool)):
+            raise _Bad(f"{name} {_short(v)} is a JSON {type(v).__name__}, not "
+                       f"{' or '.join('null' if t is type(None) else t.__name__ for t in types)}")
+        values[name] = v
+    try:
+        created = datetime.datetime.fromisoformat(values["created"])
+        day = datetime.date.fromisoformat(values["date"])
+    except ValueError as exc:
+        raise _Bad(str(exc)) from None
+    return Record(id=values["id"], player=values["player"], club=values["club"] or None,
+                  date=day, ruleset=values["ruleset"], foul_id=values["foul_id"],
+                  foul=values["foul"], penalty=values["penalty"], kind=values["kind"],
+                  points=values["points"], strike=values["strike"], note=values["note"],
+                  created=created if created.tzinfo else created.replace(tzinfo=datetime.UTC))
+
+
+def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:
+    """The Strike days among ``records`` (AZRM records with ``strike`` true)."""
+    return sorted(r.date for r in records if _is_strike(r))
