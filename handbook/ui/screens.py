@@ -32,7 +32,7 @@ _BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
     "chombo": ("calculators", "build_chombo"),
     "revealed": ("calculators", "build_revealed"),
     "strikes": ("calculators", "build_strikes"),
-    "final": ("calculators", "build_final"),
+    "final": ("final", "build_final"),
     "hand": ("hand", "build_hand"),
     "ledger": ("ledger", "build_ledger"),
     "player": ("ledger", "build_player"),

@@ -13,9 +13,7 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
-from pathlib import Path
 
 import flet as ft
 

@@ -21,7 +21,6 @@ import os
 import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from tests.support.browser_harness import CHROMIUM, Handbook, launch_browser, new_context, start_server, stop_server  # noqa: E402

@@ -12,6 +12,7 @@ from tests.support.ledgerhelpers import Event, by_key, by_label, fire, import_fi
 
 from handbook.storage import DamageReport
 from handbook.ui.screens import build_view
+from handbook.ui import calculator_parts
 from handbook.ui.views import calculators as calc
 
 TODAY = datetime.date.today()
@@ -321,7 +322,7 @@ def test_parse_strike_dates(text, expected):
 
 
 def test_signed_numbers_use_the_locale():
-    assert (calc.signed(4000), calc.signed(-12000), calc.signed(0)) == ("+4,000", "\u221212,000", "0")
+    assert (calculator_parts.signed(4000), calculator_parts.signed(-12000), calculator_parts.signed(0)) == ("+4,000", "\u221212,000", "0")
 
 
 def test_by_label_helper_finds_the_on_date(ctx):

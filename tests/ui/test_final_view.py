@@ -8,7 +8,9 @@ from tests.support.uihelpers import Event, texts, walk
 
 import handbook
 from handbook.ui.screens import build_view
+from handbook.ui import calculator_parts
 from handbook.ui.views import calculators as calc
+from handbook.ui.views import final
 
 
 def by_key(view, key):
@@ -32,36 +34,36 @@ def type_into(view, key, value):
 @pytest.mark.parametrize("typed,value", [("25000", 25000), ("25,000", 25000), ("\u221212,300", -12300),
                                          ("-3000", -3000), ("25 000", 25000), ("+100", 100)])
 def test_parse_points(typed, value):
-    assert calc.parse_points(typed, "scores: E") == value
+    assert final.parse_points(typed, "scores: E") == value
 
 
 @pytest.mark.parametrize("typed", ["", "25k", "2,50,00", "--3", "1.5"])
 def test_parse_points_refuses_and_names_the_box(typed):
     with pytest.raises(ValueError, match=r"^scores: E: "):
-        calc.parse_points(typed, "scores: E")
+        final.parse_points(typed, "scores: E")
 
 
 @pytest.mark.parametrize("typed,grouped", [("25000", "25,000"), ("-25000", "\u221225,000"), ("2500", "2,500"),
                                            ("25,0001", "250,001"), ("-", "\u2212"), ("", "")])
 def test_group_as_typed(typed, grouped):
-    assert calc.group_as_typed(typed) == grouped
+    assert final.group_as_typed(typed) == grouped
 
 
 def test_flip_sign_round_trips():
-    assert calc.flip_sign("25,000") == "\u221225,000"
-    assert calc.flip_sign(calc.flip_sign("25,000")) == "25,000"
+    assert final.flip_sign("25,000") == "\u221225,000"
+    assert final.flip_sign(final.flip_sign("25,000")) == "25,000"
 
 
 def test_sum_error_text_says_by_how_much():
     with pytest.raises(handbook.ScoreSumError) as info:
         handbook.final_score("wrc-2025", {"E": 40000, "S": 30000, "W": 20000, "N": 29000})
-    text = calc.sum_error_text(info.value, lambda s: s)
+    text = final.sum_error_text(info.value, lambda s: s)
     assert "1,000 short — one riichi stick not counted?" in text and "120,000" in text
 
 
 def test_final_text_has_a_line_per_seat_and_the_rules(library):
     f = handbook.final_score("ema-rcr", {"E": 22000, "S": 45000, "W": 16000, "N": 35000}, deposits=2)
-    lines = calc.final_text(f, library, lambda s: s).splitlines()
+    lines = final.final_text(f, library, lambda s: s).splitlines()
     assert lines[0] == "End of hanchan — EMA RCR (EMA RCR §3.6)"
     assert lines[2] == ("South: rank 1, 45,000 table points, uma +30P, riichi sticks +2P, penalty 0P, "
                         "final +47P")
@@ -139,7 +141,7 @@ def test_the_ema_chombo_and_end_of_hanchan_offer_the_2016_edition_labelled(ctx):
     text = shown(v)
     picker = by_key(v, "edition")
     assert "EMA RCR — text before 2016" in " ".join(o.text for o in picker.options)
-    assert picker.value == calc.SOURCE_EDITION and "Payments (table points)" in text
+    assert picker.value == calculator_parts.SOURCE_EDITION and "Payments (table points)" in text
     assert "Usual chombo (paid at the table, no P deducted)" in " ".join(o.text for o in by_key(v, "foul").options)
     v = build_view(ctx, "/tools/chombo?ruleset=ema-rcr&edition=2016")
     text = shown(v)

@@ -12,6 +12,7 @@ from tests.support.uihelpers import Event, texts, walk
 from handbook.ui.routes import MAX_ROUTE_CHARS, split_route
 from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
+from handbook.ui.views import final
 from handbook.ui.views.search import MAX_QUERY_CHARS
 
 
@@ -46,9 +47,9 @@ def test_an_address_with_huge_numbers_shows_the_screen(ctx, route):
 
 
 def test_points_are_bounded():
-    assert calc.parse_points("99,999,999", "scores: E") == 99_999_999
+    assert final.parse_points("99,999,999", "scores: E") == 99_999_999
     with pytest.raises(ValueError, match=r"^scores: E: "):
-        calc.parse_points("100,000,000", "scores: E")
+        final.parse_points("100,000,000", "scores: E")
     with pytest.raises(ValueError, match=r"^tiles: "):
         calc.parse_tiles("9" * 5000)
 

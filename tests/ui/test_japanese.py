@@ -22,6 +22,7 @@ from handbook.ui.context import AppContext, Settings
 from handbook.ui.errors import UNKNOWN, readable
 from handbook.ui.titles import kana_key
 from handbook.ui.views import calculators as calc
+from handbook.ui.views import final
 from handbook.ui.views import glossary
 
 JA = i18n.translator("ja")
@@ -173,7 +174,7 @@ def test_glossary_in_gojuon_order(library):
     lambda: calc.parse_on("tomorrow"),
     lambda: handbook.strike_status([datetime.date(1, 1, 5)], datetime.date(1, 1, 5)),
     lambda: handbook.strike_status([], datetime.date(9999, 12, 30)),
-    lambda: calc.parse_points("abc", "scores: E"),
+    lambda: final.parse_points("abc", "scores: E"),
     lambda: handbook.final_score("ema-rcr", {"E": 30000, "S": 30000, "W": 30000, "N": 30000},
                                  penalties={"N": -3}),
     lambda: handbook.final_score("ema-rcr", {"E": 30000, "S": 30000, "W": 30000, "N": 30000}, deposits=-1),

@@ -13,7 +13,7 @@ import handbook
 from handbook import i18n
 from handbook.ui.context import AppContext, screen_title
 from handbook.ui.screens import build_view
-from handbook.ui.views import calculators as calc
+from handbook.ui.views import final
 
 
 @pytest.fixture
@@ -98,10 +98,10 @@ def test_strike_figures_have_a_line_each(ctx):
 
 def test_japanese_sum_message_has_no_stray_full_stop(ja):
     exc = handbook.ScoreSumError("x", off=-1000, expected=100000, total=99000, sticks=1)
-    text = calc.sum_error_text(exc, ja._)
+    text = final.sum_error_text(exc, ja._)
     assert "？." not in text and "？" in text
     exc = handbook.ScoreSumError("x", off=-500, expected=100000, total=99500, sticks=0)
-    assert "不足。" in calc.sum_error_text(exc, ja._)
+    assert "不足。" in final.sum_error_text(exc, ja._)
 
 
 def test_japanese_strike_reads_ari_nashi(ja):

@@ -17,6 +17,7 @@ from handbook.ui.app import HandbookApp, Preferences
 from handbook.ui.errors import MESSAGES, readable
 from handbook.ui.screens import build_view
 from handbook.ui.views import calculators as calc
+from handbook.ui.views import final
 from handbook.ui.webclient import back_step_route, back_step_target
 from handbook.ui.widgets import body_list
 
@@ -113,8 +114,8 @@ def test_only_differences_scrolls_the_list_to_the_top(library, monkeypatch):
     lambda: calc.parse_strike_dates("2026-04-10 2026-13-40"),
     lambda: calc.parse_on("tomorrow"),
     lambda: handbook.strike_status([__import__("datetime").date(1, 1, 5)], __import__("datetime").date(1, 1, 5)),
-    lambda: calc.parse_points("abc", "scores: E"),
-    lambda: calc.parse_points("x", "penalties: W"),
+    lambda: final.parse_points("abc", "scores: E"),
+    lambda: final.parse_points("x", "penalties: W"),
     lambda: handbook.final_score("ema-rcr", {"E": 30000, "S": 30000, "W": 30000, "N": 30000},
                                  penalties={"N": -3}),
     lambda: handbook.chombo("azrm", "X"),
