@@ -17,7 +17,8 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT_DIR = PACKAGE_DIR.parent
-CONTENT_DIR = Path(os.environ.get("HANDBOOK_CONTENT_DIR", ROOT_DIR / "content"))
+#: the shipped content (another folder is passed by argument: ``load_library(dir)``, ``check DIR``)
+CONTENT_DIR = ROOT_DIR / "content"
 LOCALES_DIR = ROOT_DIR / "locales"
 ASSETS_DIR = ROOT_DIR / "assets"
 APP_NAME = "riichi-judge-handbook"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -84,8 +85,9 @@ def private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             os.environ[k] = v
 
 
-#: what ``handbook.ui.app.serve`` sets in the process environment for Flet and the page
-SERVE_ENVIRONMENT = ("FLET_FORCE_WEB_SERVER", "FLET_SESSION_TIMEOUT", "HANDBOOK_ENGINE_FONTS")
+#: what ``handbook.ui.app.serve`` sets in the process environment for Flet (the session timeout
+#: Flet's web app reads) and what the offline app's worker sets for the page
+SERVE_ENVIRONMENT = ("FLET_SESSION_TIMEOUT", "HANDBOOK_ENGINE_FONTS")
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +95,12 @@ def _serve_environment_restored():
     """A test that calls ``serve`` (with Flet's ``run`` stubbed) leaves the environment as it
     found it: what serve sets would change later tests (``page_fonts`` reads it)."""
     old = {k: os.environ.get(k) for k in SERVE_ENVIRONMENT}
+    app = sys.modules.get("handbook.ui.app")
+    fonts = set(app.ENGINE_FONTS) if app is not None else None
     yield
+    if app is not None and fonts is not None:
+        app.ENGINE_FONTS.clear()
+        app.ENGINE_FONTS.update(fonts)
     for k, v in old.items():
         if v is None:
             os.environ.pop(k, None)

@@ -54,11 +54,19 @@ BACK_STEP_WAIT_S = 1.5
 SESSION_TIMEOUT_S = 600
 
 
+#: font families the served web client's engine loads before its first frame (set by :func:`serve`
+#: once it serves a client whose FontManifest lists them; the offline app's worker says the same
+#: through ``HANDBOOK_ENGINE_FONTS``)
+ENGINE_FONTS: set[str] = set()
+
+
 def page_fonts() -> dict[str, str]:
     """What ``page.fonts`` loads: :data:`FONTS`, less the families the web engine already loaded
-    before its first frame (``HANDBOOK_ENGINE_FONTS``, comma-separated; :func:`serve` and the
-    offline app's build set it: both list the font in the engine's FontManifest.json) -- loading one again costs a download, a parse and a relayout."""
-    loaded = {f.strip() for f in os.environ.get("HANDBOOK_ENGINE_FONTS", "").split(",")}
+    before its first frame (:data:`ENGINE_FONTS`, which :func:`serve` fills, and
+    ``HANDBOOK_ENGINE_FONTS``, comma-separated, which the offline app's worker sets: both list the
+    font in the engine's FontManifest.json) -- loading one again costs a download, a parse and a
+    relayout."""
+    loaded = {f.strip() for f in os.environ.get("HANDBOOK_ENGINE_FONTS", "").split(",")} | ENGINE_FONTS
     return {family: path for family, path in FONTS.items() if family not in loaded}
 
 
@@ -513,7 +521,7 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
 
     # Flet's client would fetch rive_native.js from a CDN on every load; the engine loads our font
     if install_local_rive():
-        os.environ.setdefault("HANDBOOK_ENGINE_FONTS", FONT_FAMILY)
+        ENGINE_FONTS.add(FONT_FAMILY)
     threading.Thread(target=_prepare_when_answering, args=(host, port), daemon=True,
                      name="prepare-first-session").start()
     run_asgi(asgi_app(), host, port, proxies)
