@@ -283,7 +283,7 @@ def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
     shutil.copytree(pwa_dir, new_dir)
     marker = '{"app_name":"Riichi Judge Handbook","next":true}'
     (new_dir / "version.json").write_text(marker, encoding="utf-8")
-    _core, _variants, new_cache = pwa_build.write_service_worker(new_dir)
+    _core, _variants, new_cache = pwa_build.write_service_worker(new_dir, first_visit=False)
     assert new_cache != old_cache
 
     server = PwaServer(pwa_dir)

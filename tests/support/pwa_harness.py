@@ -81,19 +81,27 @@ def extras_files(out: Path = BUILD) -> list[str]:
     return json.loads(text.split("const EXTRAS = ", 1)[1].split(";\n", 1)[0])
 
 
-_EXTRAS_CACHED_JS = """async (paths) => {
+#: true once one cache holds every extra whole: (path, size) pairs. A cache entry is visible while
+#: its body still streams in, so the bytes are read and counted.
+_EXTRAS_CACHED_JS = """async (extras) => {
   for (const key of await caches.keys()) {
     const cache = await caches.open(key);
-    const hits = await Promise.all(paths.map((p) => cache.match(new URL(p, location.href).href)));
-    if (hits.every(Boolean)) return true;
+    let whole = true;
+    for (const [path, size] of extras) {
+      const hit = await cache.match(new URL(path, location.href).href);
+      whole = whole && !!hit && (await hit.arrayBuffer()).byteLength === size;
+    }
+    if (whole) return true;
   }
   return false;
 }"""
 
 
 def wait_for_extras(page, out: Path = BUILD, timeout: float = FIRST_LOAD_TIMEOUT_S) -> None:
-    """Wait until the service worker has also fetched :func:`extras_files` (after "Ready offline")."""
-    page.wait_for_function(_EXTRAS_CACHED_JS, arg=extras_files(out), polling=250, timeout=timeout * 1000)
+    """Wait until the service worker holds every one of :func:`extras_files` whole (it fetches them
+    after "Ready offline")."""
+    extras = [[f, (out / f).stat().st_size] for f in extras_files(out)]
+    page.wait_for_function(_EXTRAS_CACHED_JS, arg=extras, polling=500, timeout=timeout * 1000)
 
 
 def precache_files(out: Path = BUILD, variant: str = "skwasm") -> list[str]:
