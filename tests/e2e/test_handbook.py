@@ -165,9 +165,9 @@ def choose_ruleset(hb, short_name: str) -> None:
 
 def only_azrm_results(hb) -> None:
     """With AZRM chosen, "chombo" finds AZRM sections and no EMA RCR ones (with all rulesets, the
-    best result is EMA RCR §3.4.6 "Chombo")."""
+    best result is EMA RCR §3.4.6 "Chombo"); AZRM's first ruling is on the first screen."""
     hb.type_into("Search", "chombo")
-    hb.find("AZRM", "§4.1", "Empty Call")
+    hb.find("AZRM", "§1.4", "Types of penalties")
     assert not hb.has_text("EMA RCR"), f"EMA RCR results with AZRM chosen:\n{hb.aria_dump()}"
 
 

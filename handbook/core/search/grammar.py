@@ -24,6 +24,8 @@ _SEVERAL_WIN_EN = re.compile(
     rf"|\b(?:both|two|2)\s+{_WIN}\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
+#: a win named somewhere in the query (every structure so far needs one): a quick test first
+_WIN_HINTS = ("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が")
 #: (the structure, the words the rules use for it)
 RULES: tuple[tuple[re.Pattern, str], ...] = (
     (_SEVERAL_WIN_EN, "double ron multiple winners"),
@@ -35,6 +37,8 @@ def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
     people called ron" -> ``["double ron multiple winners"]``; none -> ``[]``."""
+    if not any(w in folded for w in _WIN_HINTS):  # most queries: no win named, nothing to read
+        return []
     return [words for pattern, words in RULES if pattern.search(folded) and fold(words) not in folded]
 
 
