@@ -76,13 +76,14 @@ def test_home_has_search_box_and_ruleset_picker(ctx, library):
     assert view.appbar.leading is None  # top-level screen: no back arrow
 
 
-def test_typing_shows_grouped_results(ctx):
+def test_typing_shows_one_ranked_list_with_each_kind_labelled(ctx):
     view = build(ctx, "/")
     box = find(view, ft.TextField, label="Search")[0]
     box.value = "見せ牌"
     box.on_change(Event(box))
     shown = texts(view)
-    assert "Rules (4)" in shown and "Glossary (1)" in shown
+    assert {"PENALTY", "RULE", "TERM"} <= set(shown)
+    assert not any(s.startswith(("Rules (", "Penalties (", "Glossary (")) for s in shown)  # no groups
     assert "AZRM" in shown and "§2.4" in shown and "見せ牌" in shown
     tiles = [t for t in find(view, ft.ListTile) if t.data == "/rules/azrm/2.4"]
     assert tiles
@@ -92,8 +93,8 @@ def test_search_route_prefills_and_shows_penalty_text(ctx, library):
     view = build(ctx, "/search?q=revealed%20tiles")
     assert find(view, ft.TextField, label="Search")[0].value == "revealed tiles"
     shown = texts(view)
-    assert "Penalties (7)" in shown or any(s.startswith("Penalties (") for s in shown)
-    row = library.rulesets["azrm"].rows("revealed-tiles")[1]
+    assert shown.index("PENALTY") < shown.index("RULE")  # the core's first hit, a penalty, comes first
+    row = library.rulesets["azrm"].rows("revealed-tiles")[1]  # 1 or 2 tiles: the row the bare words fit first
     assert row.penalty in shown
 
 
