@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from handbook.core.load import default_library
 from handbook.core.scoring_data import Option, Profile
+from handbook.core.texts import N_, Note
 from handbook.core.yaku_names import DORA, YAKU, fu_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,8 +33,12 @@ SUITS = "mpsz"
 _SUIT_NAMES = {"m": "characters", "p": "circles", "s": "bamboo", "z": "honours"}
 _GROUP = re.compile(r"([0-9]+)([a-zA-Z]?)")
 _LIMIT_NAMES = {"mangan": "mangan", "haneman": "haneman", "baiman": "baiman", "sanbaiman": "sanbaiman"}
-_MULTI = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuman",
-          5: "quintuple yakuman", 6: "sextuple yakuman"}
+_MULTI = {1: N_("yakuman"), 2: N_("double yakuman"), 3: N_("triple yakuman"), 4: N_("quadruple yakuman"),
+          5: N_("quintuple yakuman"), 6: N_("sextuple yakuman")}
+
+#: the foul ids a note names, as catalog messages: the English note keeps the id; a translation
+#: names the penalty table's row in words ("誤ロン・誤ツモ（空振り）")
+_FOUL_IDS = {"empty-call-win": N_("empty-call-win")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,10 +254,10 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
     ctx.chankan = chankan
     ctx.note_reds(red, tiles, meld_list, dora_tiles + ura_tiles)
     if ura_tiles and not (riichi or double_riichi):
-        ctx.notes.append("Ura dora count only with riichi: the ura dora indicators were not counted.")
+        ctx.notes.append(Note(N_("Ura dora count only with riichi: the ura dora indicators were not counted.")))
     if res.error == HandCalculator.ERR_NO_YAKU:
         ctx.note_open_tanyao(is_open=any(m.opened for m in meld_list), counted=False)
-        return ctx.nothing(han=0, fu=0, yaku=(), fu_details=(), reasons=(), why="no yaku")
+        return ctx.nothing(han=0, fu=0, yaku=(), fu_details=(), reasons=(), why=Note(N_("no yaku")))
     if res.error:
         raise ValueError(_library_error(res.error))
     return ctx.value(res, config)
@@ -418,15 +423,18 @@ class _Context:
         self.tiles, self.melds = tiles, melds
         self.tsumo, self.seat, self.discarder = tsumo, seat, discarder
         self.honba, self.deposits = honba, deposits
-        self.notes: list[str] = []
+        self.notes: list[str] = []  # Note templates (the English is the str; screens translate them)
         self.used: list[Option] = []
         self.chankan = False
 
     # -- notes -------------------------------------------------------------------------------
-    def use(self, key: str, text: str) -> Option:
+    def use(self, key: str, text: Note) -> Option:
         option = self.profile[key]
-        follows = f" ({self.profile.follows_ref})" if option.via and self.profile.follows_ref else ""
-        self.notes.append(f"{text} — {option.source()}{follows}.")
+        if option.via and self.profile.follows_ref:
+            self.notes.append(Note(N_("{text} — {source} ({follows})."), text=text, source=option.source(),
+                                   follows=self.profile.follows_ref))
+        else:
+            self.notes.append(Note(N_("{text} — {source}."), text=text, source=option.source()))
         if option not in self.used:
             self.used.append(option)
         return option
@@ -435,13 +443,16 @@ class _Context:
         shown = [t for t in tiles if t.red] + [t for m in melds for t in m.tiles if t.red]
         if not shown and not any(t.red for t in indicators):
             return
-        names = ", ".join(sorted({str(t) for t in shown})) or "a red five indicator"
+        names = ", ".join(sorted({str(t) for t in shown}))
         if red:
             if shown:
-                self.use("red_fives", f"Red fives count as dora ({names})")
+                self.use("red_fives", Note(N_("Red fives count as dora ({names})"), names=names))
+        elif not shown:
+            self.use("red_fives", Note(N_("a red five indicator counted as plain fives: this ruleset has no red fives")))
+        elif len(shown) == 1:
+            self.use("red_fives", Note(N_("{names} counted as plain five: this ruleset has no red fives"), names=names))
         else:
-            self.use("red_fives", f"{names} counted as plain five{'s' if len(shown) != 1 else ''}: "
-                                  "this ruleset has no red fives")
+            self.use("red_fives", Note(N_("{names} counted as plain fives: this ruleset has no red fives"), names=names))
 
     def note_open_tanyao(self, *, is_open: bool, counted: bool) -> Option | None:
         all_tiles = list(self.tiles) + [t for m in self.melds for t in m.tiles]
@@ -449,19 +460,20 @@ class _Context:
         if not (is_open and simples):
             return None
         if self.profile["open_tanyao"].value:
-            return self.use("open_tanyao", "All simples (tanyao) counts with an open hand")
-        return self.use("open_tanyao", "All simples (tanyao) does not count with an open hand")
+            return self.use("open_tanyao", Note(N_("All simples (tanyao) counts with an open hand")))
+        return self.use("open_tanyao", Note(N_("All simples (tanyao) does not count with an open hand")))
 
     # -- results -----------------------------------------------------------------------------
     def nothing(self, *, han, fu, yaku, fu_details, reasons, why: str) -> HandValue:
         foul = self.profile.empty_call_foul
         rows = tuple(self.lib.rulesets[self.ruleset].rows(foul)) if foul else ()
         if foul:
-            self.notes.append(f"A win declared with {why} is an empty call for a win: "
-                              f"see the penalty table ({foul}); nothing is paid.")
+            self.notes.append(Note(N_("A win declared with {why} is an empty call for a win: "
+                                      "see the penalty table ({foul}); nothing is paid."), why=why,
+                                   foul=Note(_FOUL_IDS[foul]) if foul in _FOUL_IDS else foul))
         else:
-            self.notes.append(f"A win declared with {why} pays nothing; this ruleset's penalty table has no row "
-                              "for an empty call for a win.")
+            self.notes.append(Note(N_("A win declared with {why} pays nothing; this ruleset's penalty table has no "
+                                      "row for an empty call for a win."), why=why))
         return HandValue(han=han, fu=fu, yaku=yaku, fu_details=fu_details, limit=None, points="0",
                          payments={s: 0 for s in SEATS}, no_yaku=True, foul=foul, notes=tuple(self.notes),
                          ruleset=self.ruleset, options=tuple(self.used), fu_reasons=reasons, foul_rows=rows)
@@ -483,20 +495,20 @@ class _Context:
         yaku = tuple(self._yaku(y, is_open, tanyao_option) for y in lib_yaku)
         if self.chankan and any(y.id in ("KokushiMusou", "DaburuKokushiMusou") for y in yaku):
             self.use("kokushi_robs_concealed_kan",
-                     "Thirteen orphans may rob a concealed quad as well as an added one"
+                     Note(N_("Thirteen orphans may rob a concealed quad as well as an added one"))
                      if self.profile["kokushi_robs_concealed_kan"].value
-                     else "Thirteen orphans may rob an added quad only, not a concealed one")
+                     else Note(N_("Thirteen orphans may rob an added quad only, not a concealed one")))
         real = [y for y in yaku if not y.is_dora]
         need = self.profile["two_yaku_counters"].value
         if need and self.honba >= need:
-            self.use("two_yaku_counters", f"{self.honba} counters on the table: two yaku are needed")
+            self.use("two_yaku_counters", Note(N_("{n} counters on the table: two yaku are needed"), n=self.honba))
             if len(real) < 2 and not yakuman:
                 if any(y.han >= 2 for y in real):
-                    self.notes.append("Read as two han from yaku instead, this hand's one yaku would be enough: "
-                                      "the head judge decides.")
+                    self.notes.append(Note(N_("Read as two han from yaku instead, this hand's one yaku would be "
+                                              "enough: the head judge decides.")))
                 return self.nothing(han=han, fu=fu, yaku=yaku, fu_details=tuple(
                     (f, fu_words(f, r)) for f, r in details), reasons=tuple(r for _, r in details),
-                    why="one yaku where two are needed")
+                    why=Note(N_("one yaku where two are needed")))
         cost = ScoresCalculator.calculate_scores(han, fu, config, bool(yakuman))
         level = cost["yaku_level"]
         limit = self._limit(level, han, fu, yakuman)
@@ -511,12 +523,12 @@ class _Context:
         if rule == "all":
             total = sum(units)
             if total > 1:
-                self.use("double_yakuman", f"Counted as {_MULTI.get(total, f'{total}x yakuman')}")
+                self.use("double_yakuman", Note(N_("Counted as {limit}"), limit=Note(_MULTI[min(total, 6)])))
             return min(total, 6)
         doubles = {"DaburuKokushiMusou", "SuuankouTanki", "DaburuChuurenPoutou", "DaiSuushii"}
         total = 2 if rule == "daisuushii" and "DaiSuushii" in names else 1
         if len(yakuman) > 1 or names & doubles:
-            self.use("double_yakuman", f"Counted as {_MULTI[total]}")
+            self.use("double_yakuman", Note(N_("Counted as {limit}"), limit=Note(_MULTI[total])))
         return total
 
     def _fu_options(self, fu: int, details: list[tuple[int, str]], is_open: bool):
@@ -526,11 +538,11 @@ class _Context:
             if value != 4:
                 details = [(value, r) if r == "double_valued_pair" else (f, r) for f, r in details]
                 fu = _ceil10(sum(f for f, _ in details))
-            self.use("double_wind_pair_fu", f"A pair of the double wind counts {value} fu")
+            self.use("double_wind_pair_fu", Note(N_("A pair of the double wind counts {n} fu"), n=value))
         if "hand_without_fu" in reasons:
-            self.use("open_pinfu_fu", "An open hand with no other fu counts 30 fu")
+            self.use("open_pinfu_fu", Note(N_("An open hand with no other fu counts 30 fu")))
         elif is_open and fu == 20 and not self.profile["open_pinfu_fu"].value:
-            self.use("open_pinfu_fu", "An open hand with no other fu counts 20 fu")
+            self.use("open_pinfu_fu", Note(N_("An open hand with no other fu counts 20 fu")))
         return fu, details
 
     def _yaku(self, y, is_open: bool, tanyao_option) -> Yaku:
@@ -552,15 +564,15 @@ class _Context:
             return _MULTI.get(han // 13, f"{han // 13}x yakuman")
         if han >= 13:
             if self.profile["kazoe"].value == "yakuman":
-                self.use("kazoe", f"{han} han counts as a yakuman (counted yakuman)")
+                self.use("kazoe", Note(N_("{han} han counts as a yakuman (counted yakuman)"), han=han))
                 return "yakuman"
-            self.use("kazoe", f"{han} han counts as sanbaiman (no counted yakuman)")
+            self.use("kazoe", Note(N_("{han} han counts as sanbaiman (no counted yakuman)"), han=han))
             return "sanbaiman"
         if (han, fu) in ((4, 30), (3, 60)):
             if level == "kiriage mangan":
-                self.use("kiriage", f"{han} han {fu} fu is rounded up to mangan")
+                self.use("kiriage", Note(N_("{han} han {fu} fu is rounded up to mangan"), han=han, fu=fu))
                 return "mangan"
-            self.use("kiriage", f"{han} han {fu} fu is not rounded up to mangan")
+            self.use("kiriage", Note(N_("{han} han {fu} fu is not rounded up to mangan"), han=han, fu=fu))
             return None
         return _LIMIT_NAMES.get(level)
 

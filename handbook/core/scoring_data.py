@@ -19,6 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from handbook.core.texts import N_, Note
+
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Ruleset
     from handbook.core.problems import Collector
@@ -81,7 +83,7 @@ class Option:
         """The source in words: ``"Rakkii Nomi 2026 §2.1: …"``, ``"WRC 2025 rules: …"`` or
         ``"the handbook's assumption: …"``."""
         if self.basis == "assumption":
-            return f"the handbook's assumption: {self.cite}"
+            return Note(N_("the handbook's assumption: {cite}"), cite=self.cite)
         return self.cite
 
 

@@ -2,7 +2,7 @@
 
 Everything the handbook writes itself (provenance "handbook": glossary definitions and
 explanations it wrote, ruleset and edition notes, edition histories, interpretations, conflict
-notes, calculator notes) is English in the content files; its translations live in
+notes, calculator notes, the scoring profiles' citations) is English in the content files; its translations live in
 ``content/<lang>/handbook.toml``, one ``[[text]]`` per English text::
 
     [[text]]
@@ -89,6 +89,10 @@ def handbook_texts(library: Library) -> dict[str, str]:  # noqa: C901 - one walk
             for x in r.interpretations:
                 add(x, f"penalties {rs.id} {r.id}: interpretation")
     _rulings_texts(library.rulings, add)
+    for rid, profile in library.scoring.items():
+        add(profile.follows_ref, f"scoring {rid}: follows_ref")
+        for key, option in profile.options.items():
+            add(option.cite, f"scoring {rid} option {key}: cite")
     return out
 
 

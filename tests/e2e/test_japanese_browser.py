@@ -102,7 +102,15 @@ SCREENS = [
     ("/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C", "見せ牌"),
     ("/study", "学習"),
     ("/study/progress", "学習"),
+    # the hand checker: a computed hand (a red five: a note and the options' citations) and a hand
+    # without yaku (the empty-call ruling); the result card is below the keyboard (scrolled to)
+    ("/tools/hand?ruleset=rakkii-nomi-2026&hand=234m406p678s23455s&win=5s&seat=S&discarder=W", "点数: 2,600"),
+    ("/tools/hand?ruleset=ema-rcr&hand=567m22p345s678s&win=8s&melds=chi+123m&seat=W&discarder=S",
+     "役なし：支払いはありません"),
 ]
+
+#: screens whose lower part is read too (scrolled a screenful at a time)
+SCROLLED = {"/tools/hand": 4, "/ledger": 3}
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z’'-]{2,}")
 
@@ -126,6 +134,29 @@ def _source_vocabulary(lib) -> set[str]:
     return {w.casefold() for p in parts for w in _WORD.findall(p)}
 
 
+#: the ARIA dump's own words (roles, states), not the screen's
+_ARIA = {"button", "checkbox", "tab", "heading", "link", "textbox", "group", "img", "slider", "switch",
+         "checked", "selected", "value", "true", "false", "menu", "menuitem", "listbox", "option",
+         "combobox", "dialog", "region", "radio", "list", "listitem", "text", "presentation",
+         "generic", "tablist", "toolbar", "navigation", "main", "separator", "progressbar", "status",
+         "alert", "spinbutton", "scrollbar", "tooltip", "none", "application", "document"}
+
+
+def _english(hb: Handbook, route: str, allowed: set[str]) -> set[str]:
+    """The English words on the screen shown, outside ``allowed``; a screen of :data:`SCROLLED`
+    is read a screenful at a time down to its end (Flutter keeps only what is near in view)."""
+    words: set[str] = set()
+    steps = next((n for prefix, n in SCROLLED.items() if route.split("?")[0].startswith(prefix)), 0)
+    for step in range(steps + 1):
+        if step:
+            hb.page.mouse.move(200, 600)
+            hb.page.mouse.wheel(0, 800)
+            hb.page.wait_for_timeout(700)
+        words |= {w for w in _WORD.findall(hb.aria_dump().replace("\\n", " ").replace('"', " "))
+                  if w.casefold() not in allowed}
+    return words - _ARIA
+
+
 def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(ja_context, server, artifacts_dir):
     allowed = _source_vocabulary(handbook.load_library())
     hb = Handbook(ja_context.new_page(), server, artifacts_dir)
@@ -136,15 +167,46 @@ def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(j
         except AssertionError:  # the ready text scrolled out of the semantics tree: the screen is there
             hb.open(route)
         hb.page.wait_for_timeout(1500)
-        words = {w for w in _WORD.findall(hb.aria_dump().replace("\\n", " ").replace('"', " ")) if w.casefold() not in allowed}
-        # the ARIA dump's own words (roles, states), not the screen's
-        words -= {"button", "checkbox", "tab", "heading", "link", "textbox", "group", "img", "slider", "switch",
-                  "checked", "selected", "value", "true", "false", "menu", "menuitem", "listbox", "option",
-                  "combobox", "dialog", "region", "radio", "list", "listitem", "text", "presentation",
-                  "generic", "tablist", "toolbar", "navigation", "main", "separator", "progressbar", "status",
-                  "alert", "spinbutton", "scrollbar", "tooltip", "none", "application", "document"}
+        words = _english(hb, route, allowed)
+        if route.startswith("/tools/hand"):
+            hb.screenshot("ja-hand-" + route.split("ruleset=")[1].split("&")[0])
+            # the ruleset's scoring options, opened: each with its citation or the handbook's assumption
+            # (an ExpansionTile is no button in the semantics tree: tapped where it is, the card's
+            # last line, once the screen is read down to its end)
+            hb.page.mouse.click(160, 766)
+            hb.wait_for_text("ハンドブックの仮定")
+            words |= _english(hb, route, allowed)
         if words:
             found[route] = sorted(words)
     hb.screenshot("ja-screens")
     assert not found, "English outside the sources' words on Japanese screens:\n" + "\n".join(
+        f"  {route}: {', '.join(ws)}" for route, ws in found.items())
+
+
+def test_the_ledger_in_japanese_shows_english_only_in_the_sources_words(ja_context, server, artifacts_dir):
+    """The ledger and a player's page after adding a record (on 127.0.0.1 with no passphrase set,
+    nothing is asked): the form, the standing and the record in Japanese; the player's name and
+    the penalty row (the source's words) may be English."""
+    # the player's name (the judge typed it) and the export formats, written CSV and JSON in Japanese too
+    allowed = _source_vocabulary(handbook.load_library()) | {"ida", "ito", "csv", "json"}
+    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
+    hb.open("/ledger", ready="記録を追加")
+    hb.type_into("選手", "Ida Ito")
+    box = hb.role("textbox", "反則")
+    box.click()
+    hb.page.wait_for_timeout(400)
+    hb.page.keyboard.type("Noten", delay=30)
+    hb.click_button("Noten Riichi — Chombo 30P", exact=True, then="ストライク（AZRM §1.4）")
+    hb.click_button("記録を追加", exact=True, then="記録しました: ")
+    found: dict[str, list[str]] = {}
+    hb.open("/ledger", ready="記録を追加")
+    hb.page.wait_for_timeout(1500)
+    if words := _english(hb, "/ledger", allowed):
+        found["/ledger"] = sorted(words)
+    hb.open("/ledger/Ida%20Ito", ready="期間内のストライク")
+    hb.page.wait_for_timeout(1500)
+    if words := _english(hb, "/ledger/Ida%20Ito", allowed):
+        found["/ledger/Ida%20Ito"] = sorted(words)
+    hb.screenshot("ja-ledger-player")
+    assert not found, "English outside the sources' words on Japanese ledger screens:\n" + "\n".join(
         f"  {route}: {', '.join(ws)}" for route, ws in found.items())

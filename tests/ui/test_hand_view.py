@@ -8,6 +8,7 @@ import flet as ft
 import pytest
 from tests.support.uihelpers import StubPage, find, texts
 
+import handbook
 from handbook import i18n
 from handbook.ui.context import screen_title
 from handbook.ui import screens
@@ -127,3 +128,32 @@ def test_japanese_yaku_names(ja_ctx):
     shown = texts(view)
     assert "立直" in shown and "平和" in shown and "断幺九" in shown
     assert screen_title(view) != "Hand value"
+
+
+def test_japanese_screen_shows_the_handbooks_notes_and_citations_in_japanese(ja_ctx, library):
+    """The notes built in code and the scoring profiles' citations are the handbook's words: in
+    Japanese they are Japanese (content/ja/handbook.toml and the catalog); hand_value keeps English."""
+    route = "/tools/hand?ruleset=rakkii-nomi-2026&hand=234m406p678s23455s&win=5s&seat=S&discarder=W"
+    shown = "\n".join(texts(screens.build_view(ja_ctx, route)))
+    assert "赤五はドラに数えます（0p） — Rakkii Nomi 2026 §2.1: 各色の五のうち1枚が赤五" in shown
+    assert "Red fives count as dora" not in shown and "one five of each suit is red" not in shown
+    # an option of the followed profile: its citation and whose rules are followed, in Japanese
+    shown = "\n".join(texts(screens.build_view(ja_ctx, "/tools/hand?ruleset=azrm&hand=567m22p345s678s"
+                                                        "&win=8s&melds=chi+234m&seat=W&discarder=S")))
+    assert "喰いタン（副露した断么九）を認めます" in shown and "AZRMはWRCのルールブックに従います（AZRM §1.3）" in shown
+    assert "open tanyao (kuitan) is allowed" not in shown and "follows the WRC rulebook" not in shown
+    # the assumptions in the option list, and the no-yaku ruling
+    shown = "\n".join(texts(screens.build_view(ja_ctx, "/tools/hand?ruleset=wrc-2025&hand=567m22p345s678s&win=8s"
+                                                        "&melds=chi+123m&seat=W&discarder=S")))
+    assert "役なしでの和了宣言は誤ロン・誤ツモ（空振り）です" in shown and "A win declared" not in shown
+    assert "ほかに符のない副露手には2符を加えて30符" in shown and "as current rule books count it" not in shown
+    english = handbook.hand_value("rakkii-nomi-2026", "234m406p678s23455s", win="5s", seat="S", discarder="W",
+                                  library=library)
+    assert english.notes == ("Red fives count as dora (0p) — Rakkii Nomi 2026 §2.1: one five of each suit is "
+                             "red; each red five is worth one dora.",)
+
+
+def test_a_dealer_tsumo_says_all_in_the_readers_language(ctx, ja_ctx):
+    route = "/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&tsumo=1&riichi=1&seat=E"
+    assert _value(screens.build_view(ctx, route)).startswith("Value: 2,600 all")
+    assert "2,600オール" in _value(screens.build_view(ja_ctx, route))

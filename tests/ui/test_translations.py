@@ -59,3 +59,12 @@ def test_sentences_built_in_code_are_translated(ja_ctx):
     out = "\n".join(texts(screens.build_view(
         ja_ctx, "/tools/final?ruleset=ema-rcr&e=40000&s=40000&w=25000&n=15000")))
     assert "E・Sは40,000点で同点です" in out and "are tied on" not in out
+
+
+def test_the_scoring_profiles_citations_are_handbook_texts(library):
+    """The hand checker shows each scoring option's citation and whose rules a profile follows:
+    check requires them in Japanese like every other text the handbook wrote."""
+    texts_ = handbook_texts(library)
+    for rid, profile in library.scoring.items():
+        assert all(o.cite in texts_ for o in profile.options.values()), rid
+        assert profile.follows_ref is None or profile.follows_ref in texts_, rid

@@ -471,9 +471,10 @@ class _HandScreen:
                                 exclude_semantics=True, content=ft.Text(
                 _("No yaku: nothing is paid"), size=MEDIUM, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
         word = _("Value")
-        return ft.Semantics(label=f"{word}: {v.points} ({value_line(v, _)})", container=True, key="value",
+        points = points_text(v.points, _)
+        return ft.Semantics(label=f"{word}: {points} ({value_line(v, _)})", container=True, key="value",
                             exclude_semantics=True,
-                            content=ft.Row([ft.Text(v.points, size=BIG, weight=ft.FontWeight.W_800),
+                            content=ft.Row([ft.Text(points, size=BIG, weight=ft.FontWeight.W_800),
                                             ft.Text(value_line(v, _), size=BODY_SIZE, expand=True,
                                                     color=ft.Colors.ON_SURFACE_VARIANT)],
                                            vertical_alignment=ft.CrossAxisAlignment.CENTER))
@@ -549,6 +550,13 @@ class _HandScreen:
         self.changed()
 
 
+def points_text(points: str, _: Callable[[str], str]) -> str:
+    """The value as the table says it: "8,000", "2,000/4,000", "4,000 all" ("4,000オール")."""
+    if points.endswith(" all"):
+        return _("{points} all").format(points=points[:-4])
+    return points
+
+
 def value_line(v: handbook.HandValue, _: Callable[[str], str]) -> str:
     """"3 han 30 fu", "Mangan · 5 han", "Yakuman"."""
     limit = _(LIMIT_NAMES[v.limit]) if v.limit in LIMIT_NAMES else None
@@ -602,7 +610,7 @@ def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Con
                                            weight=ft.FontWeight.W_600), *_source(ctx, o)], spacing=0, tight=True))
     if v.notes:
         rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
-        rows += [ft.Text("• " + n, size=SMALL_SIZE) for n in v.notes]
+        rows += [ft.Text("• " + ctx.hb(n), size=SMALL_SIZE) for n in v.notes]
     rows.append(_all_options(ctx, s.ruleset))
     return ft.Container(content=ft.Column(rows, spacing=8, tight=True), padding=16, border_radius=16,
                         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, key="result")
@@ -627,7 +635,7 @@ def _source(ctx: AppContext, option) -> list[ft.Control]:
         return [ft.TextButton(content=label, icon=ft.Icons.MENU_BOOK_OUTLINED, height=TOUCH,
                               on_click=lambda e: ctx.navigate(section_route(rs_id, ref)))]
     kind = _("Handbook's assumption") if option.basis == "assumption" else _("Public source")
-    return [ft.Text(f"{kind}: {option.cite}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
+    return [ft.Text(f"{kind}: {ctx.hb(option.cite)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
 
 
 def _all_options(ctx: AppContext, ruleset: str) -> ft.Control:
