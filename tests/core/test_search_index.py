@@ -222,5 +222,5 @@ def test_short_japanese_words_are_found_as_by_scanning_every_field(library):
                     scanned[doc] = s
         found = index._ja_word_unit(word)
         assert list(found.items()) == list(scanned.items()), word
-        assert index._japanese_unit(word) == found, word
+        assert index.japanese_unit(word) == found, word
     assert len(words) > 250

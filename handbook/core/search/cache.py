@@ -72,8 +72,8 @@ class _Kept:
         self._ja_char_fields: dict[str, dict[int, float]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included
-        self._latin_unit = _memoised(type(self)._latin_unit.__get__(self))
-        self._japanese_unit = _memoised(type(self)._japanese_unit.__get__(self))
+        self.latin_unit = _memoised(type(self).latin_unit.__get__(self))
+        self.japanese_unit = _memoised(type(self).japanese_unit.__get__(self))
 
     def state(self) -> dict:
         """What the building made, as plain dicts, lists, tuples, sets, strings and numbers (for
@@ -110,6 +110,6 @@ class _Kept:
     def clear_memo(self) -> None:
         """Forget the matches kept for recent query words (the next search matches every word
         from scratch, as the first search of a word does)."""
-        self._latin_unit.cache_clear()
-        self._japanese_unit.cache_clear()
+        self.latin_unit.cache_clear()
+        self.japanese_unit.cache_clear()
 

@@ -213,7 +213,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
                 title_len.append(len(t))
         self._title_doc, self._title_len = title_doc, title_len
         self._pair_docs = dict(pair)
-        self._exact_docs = dict(exact)  # last: _name_bonuses reads it first
+        self._exact_docs = dict(exact)  # last: name_bonuses reads it first
 
     def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, list[tuple[int, int]]]:
         """Each title stem -> the titles (numbered as in ``_title_doc``) of the documents a search

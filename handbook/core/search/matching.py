@@ -99,7 +99,7 @@ class _Matching:
             table = self._deletion_tables[(length, depth)] = dict(built)
         return table
 
-    def _latin_unit(self, word: str, is_last: bool, ruleset: str | None, editions: bool
+    def latin_unit(self, word: str, is_last: bool, ruleset: str | None, editions: bool
                     ) -> tuple[dict[int, float], int, bool]:
         """A query word's unit: ``{doc: score}`` over the documents a search with ``ruleset`` may
         show (each doc's best matching key counts), how many documents of the whole corpus it
@@ -142,7 +142,7 @@ class _Matching:
             self._scoped[key] = scoped
         return scoped
 
-    def _japanese_unit(self, seg: str) -> dict[int, float]:
+    def japanese_unit(self, seg: str) -> dict[int, float]:
         """Docs whose Japanese contains ``seg``, or whose Japanese name stands inside ``seg``, or
         (a sentence) that hold many of its character pairs; each doc's best match counts."""
         if len(seg) < 3:  # a short segment: only the fields holding it
@@ -223,7 +223,7 @@ class _Matching:
         part of the query."""
         units: list[tuple[dict[int, float], int, bool]] = []
         for seg in _CJK.findall(q):
-            unit = self._japanese_unit(kana_fold(seg))
+            unit = self.japanese_unit(kana_fold(seg))
             units.append((unit, len(unit), False))
         if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
             raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
@@ -257,7 +257,7 @@ class _Matching:
             qwords = ["".join(qwords)]
             joined = True
         for n, w in enumerate(qwords):
-            units.append(self._latin_unit(w, n == len(qwords) - 1, ruleset, editions))
+            units.append(self.latin_unit(w, n == len(qwords) - 1, ruleset, editions))
         return units, latin, joined
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:

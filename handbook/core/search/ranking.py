@@ -61,7 +61,7 @@ class Weights:
     bonus_pool: int = 120  # how many of the best-scored documents are weighed for the name bonuses
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
-    mix_share: float = 0.9  # see _Ranking._mix_kinds
+    mix_share: float = 0.9  # see _Ranking.mix_kinds
     covered_close: float = 0.5  # see _Ranking.elsewhere: a ruling this close to the first one counts as found
     covered_margin: float = 1.2  # see _Ranking.elsewhere: what a ruleset lacks beats what it covers by this much
 
@@ -108,23 +108,23 @@ def read_incident(index, r: Ranking) -> None:
 
 def score_references(index, r: Ranking) -> None:
     """Section and row references in the query ("2.4", "EMA 3.3.2") and the query's units."""
-    r.scores, r.units, r.latin, r.joined = index._ref_scores(r.q, r.raw, ruleset=r.ruleset, editions=r.editions)
+    r.scores, r.units, r.latin, r.joined = index.ref_scores(r.q, r.raw, ruleset=r.ruleset, editions=r.editions)
 
 
 def score_words(index, r: Ranking) -> None:
     """Each unit's score by its rarity, scaled by the share of the query a document matches."""
-    r.strength = index._unit_scores(r.scores, r.units, r.ruleset, r.editions)
+    r.strength = index.unit_scores(r.scores, r.units, r.ruleset, r.editions)
     if not r.strength and r.joined:
         # words read as one romaji name ("agari houki ron") that this ruleset does not have:
         # the words one by one
-        r.scores, r.units, r.latin, _ = index._ref_scores(r.q, r.raw, join=False, ruleset=r.ruleset,
+        r.scores, r.units, r.latin, _ = index.ref_scores(r.q, r.raw, join=False, ruleset=r.ruleset,
                                                           editions=r.editions)
-        r.strength = index._unit_scores(r.scores, r.units, r.ruleset, r.editions)
+        r.strength = index.unit_scores(r.scores, r.units, r.ruleset, r.editions)
 
 
 def lift_cited(index, r: Ranking) -> None:
     """A term or row matched by name lifts the sections (and rows) it cites."""
-    index._lift(r.scores, r.strength)
+    index.lift(r.scores, r.strength)
 
 
 def prefer_rules_for_questions(index, r: Ranking) -> None:
@@ -139,21 +139,21 @@ def prefer_rules_for_questions(index, r: Ranking) -> None:
 
 def name_bonuses(index, r: Ranking) -> None:
     """Bonuses for names matched exactly, as a phrase or by word pairs; one result per group."""
-    r.best = index._name_bonuses(r.scores, r.q, r.latin, r.ruleset, r.editions)
+    r.best = index.name_bonuses(r.scores, r.q, r.latin, r.ruleset, r.editions)
 
 
 def order(index, r: Ranking) -> None:
     """Best first; ties: terms, then sections, then rows."""
-    r.out = index._in_order(r.best.values())
+    r.out = index.in_order(r.best.values())
 
 
 def spread(index, r: Ranking) -> None:
     """Across rulesets, one foul's rows after the first count less; with a ruleset chosen, both
     kinds of ruling among the first three where they are close."""
     if r.ruleset is None:
-        r.out = index._damp_repeated_fouls(r.out)
+        r.out = index.damp_repeated_fouls(r.out)
     elif not r.editions:
-        r.out = index._mix_kinds(r.out)
+        r.out = index.mix_kinds(r.out)
 
 
 #: the ranking, stage by stage
@@ -181,7 +181,7 @@ class _Ranking:
             stage(self, r)
         return r.out
 
-    def _mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    def mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
         best section (or penalty row) missing from them takes the third place when it scores at
         least ``Weights.mix_share`` of the ruling it replaces (and is given that ruling's score)."""
@@ -210,7 +210,7 @@ class _Ranking:
         out.insert(third, (out[third][0], moved))  # ranked as the ruling it replaces: scores stay in order
         return out
 
-    def _ref_scores(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
+    def ref_scores(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
                     editions: bool = False) -> tuple[dict[int, float], list[tuple[dict[int, float], int, bool]], str, bool]:
         """Scores for a section or row reference in the query ("2.4", "§3", "12.3.1 (2)"), and
         the query's units and Latin part when it is not only a reference, and whether its words
@@ -241,7 +241,7 @@ class _Ranking:
         units, latin, joined = self._units(q, raw, join=join, ruleset=ruleset, editions=editions)
         return scores, units, latin, joined
 
-    def _unit_scores(self, scores: dict[int, float], units: list[tuple[dict[int, float], int, bool]], ruleset: str | None,
+    def unit_scores(self, scores: dict[int, float], units: list[tuple[dict[int, float], int, bool]], ruleset: str | None,
                      editions: bool) -> dict[int, float]:
         """Add each unit's score (counted by how rare it is; a unit that matches nothing anywhere
         is left out) to ``scores``; return how strongly each document matched (its average match, scaled by the share of the query it matched)."""
@@ -275,7 +275,7 @@ class _Ranking:
             strength[d] = r / matched[d] * coverage * coverage
         return strength
 
-    def _lift(self, scores: dict[int, float], strength: dict[int, float]) -> None:
+    def lift(self, scores: dict[int, float], strength: dict[int, float]) -> None:
         """A term or row matched by name lifts what it cites (見せ牌 -> AZRM §2.4; kuikae -> the
         swap-calling rows of every table); a row only lifts a section the query missed, and a
         term only lifts rows the query missed."""
@@ -293,7 +293,7 @@ class _Ranking:
                     if row not in own:
                         scores[row] += W.row_lift * share * sc
 
-    def _name_bonuses(self, scores: dict[int, float], q: str, latin: str, ruleset: str | None,
+    def name_bonuses(self, scores: dict[int, float], q: str, latin: str, ruleset: str | None,
                       editions: bool) -> dict[tuple, tuple[float, int]]:
         """Bonuses for names matched exactly, as a phrase or by word pairs; one result per foul
         and ruleset (the foul's page shows all its rows)."""
@@ -359,7 +359,7 @@ class _Ranking:
                 shares[d] = share
         return shares
 
-    def _damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    def damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """Across rulesets, the same foul's rows after the first count half, so that one foul's
         five tables do not push every section and term off the first screen."""
         seen_fouls: set[str] = set()
@@ -371,9 +371,9 @@ class _Ranking:
                     s *= W.repeated_foul
                 seen_fouls.add(foul)
             damped.append((s, d))
-        return self._in_order(damped)
+        return self.in_order(damped)
 
-    def _in_order(self, found) -> list[tuple[float, int]]:
+    def in_order(self, found) -> list[tuple[float, int]]:
         """``(score, doc)`` pairs best first; ties: terms, then sections, then rows, each in index order."""
         kind_rank = self._kind_rank
         keyed = [(-s, kind_rank[d], d) for s, d in found]
