@@ -102,6 +102,9 @@ SCREENS = [
     ("/search?q=%E8%A6%8B%E3%81%9B%E7%89%8C", "見せ牌"),
     ("/study", "学習"),
     ("/study/progress", "学習"),
+    ("/study/exam", "試験"),
+    ("/bookmarks", "ブックマーク"),
+    ("/x/1", "見つかりません"),  # the not-found screen shows the path it was given
     # the hand checker: a computed hand (a red five: a note and the options' citations) and a hand
     # without yaku (the empty-call ruling); the result card is below the keyboard (scrolled to)
     ("/tools/hand?ruleset=rakkii-nomi-2026&hand=234m406p678s23455s&win=5s&seat=S&discarder=W", "点数: 2,600"),
