@@ -77,6 +77,17 @@ def server(tmp_path_factory, artifacts_dir):
         stop_server(srv)
 
 
+@pytest.fixture(scope="module")
+def module_server(request, tmp_path_factory, artifacts_dir):
+    """A served app for one test module alone: what its tests choose and open (a ruleset, recent
+    lookups in the server's data folder) does not reach the other browser tests' server."""
+    srv = start_server(tmp_path_factory.mktemp("own-data"), artifacts_dir / f"server-{request.module.__name__}.log")
+    try:
+        yield srv
+    finally:
+        stop_server(srv)
+
+
 @pytest.fixture
 def hb(request, context, page, server, artifacts_dir) -> Handbook:
     """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""

@@ -10,17 +10,11 @@ import re
 import pytest
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, artifacts_dir):
-    """A served app of this module's own: what these tests choose and open (a ruleset, recent
-    lookups in the server's data folder) does not reach the other browser tests' server."""
-    from tests.support.browser_harness import start_server, stop_server
 
-    srv = start_server(tmp_path_factory.mktemp("own-data"), artifacts_dir / f"server-{__name__}.log")
-    try:
-        yield srv
-    finally:
-        stop_server(srv)
+@pytest.fixture(scope="module")
+def server(module_server):
+    """A served app of this module's own (see ``module_server``)."""
+    return module_server
 
 
 pytestmark = pytest.mark.browser

@@ -11,17 +11,11 @@ import pytest
 from tests.support.browser_harness import Handbook, RequestLog, new_context
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, artifacts_dir):
-    """A served app of this module's own: what these tests choose and open (a ruleset, recent
-    lookups in the server's data folder) does not reach the other browser tests' server."""
-    from tests.support.browser_harness import start_server, stop_server
 
-    srv = start_server(tmp_path_factory.mktemp("own-data"), artifacts_dir / f"server-{__name__}.log")
-    try:
-        yield srv
-    finally:
-        stop_server(srv)
+@pytest.fixture(scope="module")
+def server(module_server):
+    """A served app of this module's own (see ``module_server``)."""
+    return module_server
 
 
 HAND = [("萬 Characters", ["2", "3", "4", "5", "6", "7"]), ("筒 Circles", ["2", "2"]),
