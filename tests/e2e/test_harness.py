@@ -61,16 +61,17 @@ def test_the_served_bootstrap_asks_for_single_threaded_skwasm():
     import flet_web
     from flet_web.fastapi.flet_static_files import FletStaticFiles
 
-    from handbook.ui.webclient import PRELOAD_WASM, install_local_rive, single_threaded_skwasm
+    from handbook.ui.webclient import HISTORY_BACK, PRELOAD_WASM, install_local_rive, single_threaded_skwasm
 
     assert install_local_rive()
     full, _ = FletStaticFiles.lookup_path(object.__new__(FletStaticFiles), "flutter_bootstrap.js")
     served = open(full, encoding="utf-8").read()
     original = open(flet_web.get_package_web_dir() + "/flutter_bootstrap.js", encoding="utf-8").read()
     assert "forceSingleThreadedSkwasm: true" in served and "forceSingleThreadedSkwasm: true" not in original
-    # ... and is preceded by the wasm entrypoint's preload (handbook.ui.webclient.preloading_wasm)
-    assert served.startswith(PRELOAD_WASM)
-    assert served.removeprefix(PRELOAD_WASM).replace("\n    forceSingleThreadedSkwasm: true,", "") == original
+    # ... and is preceded by the back arrow's history script (handbook.ui.webclient.with_history_back)
+    # and the wasm entrypoint's preload (handbook.ui.webclient.preloading_wasm)
+    assert served.startswith(HISTORY_BACK + PRELOAD_WASM)
+    assert served.removeprefix(HISTORY_BACK + PRELOAD_WASM).replace("\n    forceSingleThreadedSkwasm: true,", "") == original
     with pytest.raises(ValueError, match="flutter_bootstrap.js"):
         single_threaded_skwasm("_flutter.loader.load({config: {}});")
 
