@@ -498,7 +498,7 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     passphrase shorter than 8 characters or a proxy that is not an address or network.
 
     A disconnected session is kept :data:`SESSION_TIMEOUT_S` seconds (10 minutes) unless
-    ``FLET_SESSION_TIMEOUT`` says otherwise."""
+    ``FLET_SESSION_TIMEOUT`` in the environment says otherwise (read by Flet)."""
     proxies = access.trusted_proxies(trusted_proxy)
     setup = access.gate_for(host, passphrase)
     access.configure(setup.gate)
@@ -508,9 +508,6 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
               f"{access.ENV_PASSPHRASE})", flush=True)
     elif setup.gate is not None:
         print("The ledger and study data ask for the judge passphrase you gave.", flush=True)
-    # flet-web reads it for every connection (FletApp); its evictor drops expired sessions
-    # every 10 s
-    os.environ.setdefault("FLET_SESSION_TIMEOUT", str(SESSION_TIMEOUT_S))
     install_spa_fallback()
     from handbook.ui import serving
     from handbook.ui.webclient import install_local_rive
@@ -529,13 +526,14 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
 
 def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None) -> Any:
     """The served app (``app_main``, default :data:`main`) as an ASGI application: Flet's own
-    (``ft.run(export_asgi_app=True)``: static files, the websocket, uploads) inside
+    (static files, the websocket, uploads; :func:`handbook.ui.serving.web_app`, without
+    FastAPI's docs routes, a disconnected session kept :data:`SESSION_TIMEOUT_S` seconds) inside
     :class:`handbook.access.PeerAddress`, so each session knows the address its websocket
-    came from, without FastAPI's docs routes (:func:`handbook.ui.serving.without_any_docs`)."""
-    from handbook.ui.serving import without_any_docs
+    came from."""
+    from handbook.ui.serving import web_app
 
-    return access.PeerAddress(without_any_docs(ft.run(app_main or main, export_asgi_app=True,
-                                                      assets_dir=str(ASSETS_DIR), no_cdn=True)))
+    return access.PeerAddress(web_app(app_main or main, assets_dir=str(ASSETS_DIR),
+                                      session_timeout_seconds=SESSION_TIMEOUT_S))
 
 
 def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> Any:

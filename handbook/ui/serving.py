@@ -21,14 +21,14 @@ each says how to delete it once Flet fixes its cause.
    replaces ``Session.error``: the message is logged on the server, and the session's app shows
    its plain-words screen (:func:`register_crash_screen`), or, where there is none, a sentence
    without details. *Delete when* Flet lets an app choose what a crash shows.
-3. **No FastAPI docs, no proxy headers, quiet disconnects** (:func:`serve_web_app`, in place of
-   ``flet_web.fastapi.serve_fastapi_web_app.serve_fastapi_web_app``): Flet builds its FastAPI
-   apps with FastAPI's defaults, so ``/docs``, ``/redoc`` (which load their scripts from a CDN)
-   and ``/openapi.json`` are served; and uvicorn's defaults trust ``X-Forwarded-For`` from
-   127.0.0.1, so anything on the server's own machine could claim another address. Here the
-   docs routes are removed and uvicorn is told to trust no proxy header (``proxy_headers``
-   off: the address a session sees is the peer of its socket). *Delete when* Flet's
-   ``ft.run`` takes these settings.
+3. **No FastAPI docs, the session expiry as an argument** (:func:`web_app`, built as
+   ``ft.run(export_asgi_app=True)`` builds it): Flet builds its FastAPI apps with FastAPI's
+   defaults, so ``/docs``, ``/redoc`` (which load their scripts from a CDN) and
+   ``/openapi.json`` are served; here those routes are removed. ``ft.run`` takes no session
+   expiry either (only the environment would give one); :func:`web_app` passes it to
+   ``flet_web.fastapi.app``. The proxy headers uvicorn believes are set where the server is
+   configured (``handbook.ui.app.server_config``). *Delete when* Flet's ``ft.run`` takes these
+   settings.
 """
 
 from __future__ import annotations
@@ -201,76 +201,25 @@ def without_any_docs(app: Any) -> Any:
     return app
 
 
-def server_config(app: Any, host: str, port: int, log_level: str | int | None = None) -> Any:
-    """The ``uvicorn.Config`` the app is served with: Flet's (websockets-sansio), trusting no
-    ``X-Forwarded-For`` / ``X-Forwarded-Proto`` header from anyone (``proxy_headers`` off), and
-    no ``Server`` header."""
-    import uvicorn
-
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
-                          proxy_headers=False, forwarded_allow_ips="", server_header=False)
-
-
-def web_app(main: Callable, before_main: Callable | None, page_name: str, assets_dir: str,
-            upload_dir: str | None, web_renderer: Any, route_url_strategy: Any, no_cdn: bool,
-            on_startup: Callable[[], Any] | None = None) -> Any:
-    """Flet's FastAPI application for ``main`` mounted at ``/page_name``, without docs routes
-    (outside or inside the mount)."""
+def web_app(main: Callable, *, assets_dir: str, session_timeout_seconds: int, no_cdn: bool = True) -> Any:
+    """Flet's FastAPI application for ``main``, as ``ft.run(export_asgi_app=True)`` builds it
+    (``flet_web.fastapi.app`` mounted at ``/``: static files, the websocket, uploads), with the
+    expiry of a disconnected session given as an argument (``session_timeout_seconds``; Flet's
+    own default is an hour, and ``FLET_SESSION_TIMEOUT`` in the environment still overrides
+    it, as Flet documents) and without docs routes, outside or inside the mount
+    (:func:`without_any_docs`)."""
     import flet_web.fastapi as flet_fastapi
 
-    outer = flet_fastapi.FastAPI(on_startup=[on_startup] if on_startup else None,
-                                 docs_url=None, redoc_url=None, openapi_url=None)
-    inner = flet_fastapi.app(main, before_main=before_main, upload_dir=upload_dir,
-                             assets_dir=assets_dir, web_renderer=web_renderer,
-                             route_url_strategy=route_url_strategy, no_cdn=no_cdn)
-    outer.mount(f"/{page_name.strip('/')}", without_docs(inner))
-    return outer
-
-
-async def serve_web_app(main: Callable, before_main: Callable | None, host: str, url_host: str,
-                        port: int, page_name: str, assets_dir: str, upload_dir: str | None,
-                        web_renderer: Any = None, route_url_strategy: Any = None,
-                        no_cdn: bool = False, on_startup: Callable[[str], Any] | None = None,
-                        log_level: str | int | None = None) -> Any:
-    """``flet_web.fastapi.serve_fastapi_web_app.serve_fastapi_web_app`` with the settings of the
-    module's docstring (3); same arguments, same ``WebServerHandle``."""
-    import asyncio
-
-    import uvicorn
-    from flet.controls.types import RouteUrlStrategy, WebRenderer
-    from flet_web.fastapi.serve_fastapi_web_app import WebServerHandle
-
-    web_path = f"/{page_name.strip('/')}"
-    page_url = f"http://{url_host}:{port}{web_path if web_path != '/' else ''}"
-
-    def startup() -> None:
-        if on_startup:
-            on_startup(page_url)
-
-    app = web_app(main, before_main, page_name, assets_dir, upload_dir,
-                  web_renderer or WebRenderer.AUTO, route_url_strategy or RouteUrlStrategy.PATH,
-                  no_cdn, startup)
-    server = uvicorn.Server(server_config(app, host, port, log_level))
-    return WebServerHandle(page_url=page_url, server=server,
-                           serve_task=asyncio.create_task(server.serve()))
-
-
-def install_web_server() -> bool:
-    """Make ``ft.run`` serve with :func:`serve_web_app` (it imports Flet's function from its
-    module when it starts the server). True when in place; idempotent."""
-    try:
-        import flet_web.fastapi.serve_fastapi_web_app as module
-    except ImportError:  # pragma: no cover
-        return False
-    module.serve_fastapi_web_app = serve_web_app  # type: ignore[assignment]
-    return True
+    outer = flet_fastapi.FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    outer.mount("/", flet_fastapi.app(main, assets_dir=assets_dir, no_cdn=no_cdn,
+                                      session_timeout_seconds=session_timeout_seconds))
+    return without_any_docs(outer)
 
 
 def install() -> bool:
     """Every repair of this module; True when all are in place."""
-    return all([install_session_release(), install_crash_screen(), install_web_server()])
+    return all([install_session_release(), install_crash_screen()])
 
 
 __all__ = ["CRASH_SENTENCE", "install", "install_crash_screen", "install_session_release",
-           "install_web_server", "register_crash_screen", "serve_web_app", "server_config",
-           "web_app", "without_any_docs", "without_docs"]
+           "register_crash_screen", "web_app", "without_any_docs", "without_docs"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 import threading
 
 import flet as ft
@@ -112,26 +113,46 @@ def test_a_write_error_in_the_worker_thread_still_reaches_the_screen(ctx, app_le
 
 # --- disconnected sessions ------------------------------------------------------------------------
 
-def _flet_session_timeout() -> int:
+def _flet_session_timeout(given: int | None = None) -> int:
     """What flet-web's connection handler (one per browser connection) keeps a disconnected
-    session for, as the installed Flet reads it."""
+    session for, as the installed Flet reads it (``given``: the app's argument)."""
     from flet_web.fastapi.flet_app import FletApp
 
-    conn = FletApp(loop=None, executor=None, main=lambda page: None, before_main=None)
+    kwargs = {} if given is None else {"session_timeout_seconds": given}
+    conn = FletApp(loop=None, executor=None, main=lambda page: None, before_main=None, **kwargs)
     return conn._FletApp__session_timeout_seconds  # noqa: SLF001 - Flet keeps it private
 
 
-def _serve(monkeypatch, env: str | None) -> None:
-    from handbook.ui import app as app_mod
+def _served_session_timeout(monkeypatch) -> int:
+    """The expiry the served app (``asgi_app``, what ``serve`` serves) gives the connection
+    handler of a browser that opens its websocket."""
+    pytest.importorskip("httpx")
+    import sys
 
-    monkeypatch.setenv("FLET_SESSION_TIMEOUT", "0")  # so that teardown removes what serve() sets
-    monkeypatch.delenv("FLET_SESSION_TIMEOUT")
-    monkeypatch.setenv("FLET_FORCE_WEB_SERVER", "false")
-    if env is not None:
-        monkeypatch.setenv("FLET_SESSION_TIMEOUT", env)
-    monkeypatch.setattr(app_mod, "asgi_app", lambda: None)
-    monkeypatch.setattr(app_mod, "run_asgi", lambda *a, **kw: None)
-    app_mod.serve("127.0.0.1", 8550)
+    import flet_web.fastapi  # noqa: F401 - its `app` names a function; the module is in sys.modules
+    from starlette.testclient import TestClient
+
+    from handbook.ui.app import asgi_app
+
+    given: list[int] = []
+
+    class Recorder:
+        def __init__(self, **kwargs):
+            given.append(_flet_session_timeout(kwargs["session_timeout_seconds"]))
+
+        async def handle(self, websocket):
+            await websocket.accept()
+            await websocket.close()
+
+    monkeypatch.setattr(sys.modules["flet_web.fastapi.app"], "FletApp", Recorder)
+
+    async def main(page):  # pragma: no cover - never run
+        pass
+
+    with TestClient(asgi_app(main)) as client, client.websocket_connect("/ws"):
+        pass
+    assert len(given) == 1
+    return given[0]
 
 
 def test_flets_own_default_keeps_a_disconnected_session_an_hour(monkeypatch):
@@ -142,14 +163,27 @@ def test_flets_own_default_keeps_a_disconnected_session_an_hour(monkeypatch):
 def test_serve_keeps_a_disconnected_session_ten_minutes(monkeypatch):
     from handbook.ui.app import SESSION_TIMEOUT_S
 
-    _serve(monkeypatch, None)
+    monkeypatch.delenv("FLET_SESSION_TIMEOUT", raising=False)
     assert SESSION_TIMEOUT_S == 600
-    assert _flet_session_timeout() == 600
+    assert _served_session_timeout(monkeypatch) == 600
 
 
 def test_the_environment_can_choose_another_expiry(monkeypatch):
-    _serve(monkeypatch, "120")
-    assert _flet_session_timeout() == 120
+    monkeypatch.setenv("FLET_SESSION_TIMEOUT", "120")
+    assert _served_session_timeout(monkeypatch) == 120
+
+
+def test_serving_writes_no_environment_variable(monkeypatch):
+    """``serve`` configures the app by arguments; the environment it was started with stays
+    as it was (nothing read later, by this app or a library, changes behind its back)."""
+    from handbook.ui import app as app_mod
+
+    monkeypatch.setenv("FLET_FORCE_WEB_SERVER", "false")
+    monkeypatch.setattr(app_mod, "run_asgi", lambda *a, **kw: None)
+    monkeypatch.setattr(app_mod.threading, "Thread", lambda *a, **kw: type("T", (), {"start": lambda self: None})())
+    before = dict(os.environ)
+    app_mod.serve("127.0.0.1", 8550)
+    assert dict(os.environ) == before
 
 
 def test_a_second_tap_while_the_record_is_being_written_adds_nothing(ctx, app_ledger,

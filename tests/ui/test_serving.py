@@ -120,7 +120,9 @@ def _free_port() -> int:
 def _serve(app, port):
     import uvicorn
 
-    server = uvicorn.Server(serving.server_config(app, "127.0.0.1", port, "warning"))
+    from handbook.ui.app import server_config
+
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port))  # what `serve` runs
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
