@@ -28,3 +28,56 @@ def test_other_counts_and_actors_are_not(query):
 def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     rulings = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset="rakkii-nomi-2026") if h.kind != "term"]
     assert "rule:2.3" in rulings[:3], (query, rulings[:3])
+
+
+# --- what was done and what was not (handbook.core.search.negation) ---------------------------------
+
+from handbook.core.search.negation import steps  # noqa: E402
+
+
+@pytest.mark.parametrize(("text", "done", "missing"), [
+    ("South turned her discard sideways and put the riichi stick out but never actualy said richi",
+     {"sideways", "deposit"}, {"speak"}),
+    ("he didn't say riichi", set(), {"speak"}),
+    ("silently took the tile", set(), {"speak"}),
+    ("tile not in his hand yet", set(), {"into_hand"}),
+    ("said tenpai out loud, tehai not opened", {"speak"}, {"reveal"}),
+    ("南家が発声なしで横に打牌してリーチ棒を出した", {"sideways", "deposit"}, {"speak"}),
+    ("親がリーチと発声したが、横向きにせずリーチ棒も出さずに打牌した", {"speak"}, {"sideways", "deposit"}),
+    ("北家はツモ牌を手に入れていない", set(), {"into_hand"}),
+    # the rows' own fouls
+    ("Riichi declaration without the 1,000-point deposit", set(), {"deposit"}),
+    ("Not placing the 1,000 points bet", set(), {"deposit"}),
+    ("Drawing too fast (tile put into hand)", {"into_hand"}, set()),
+    ("Premature tenpai/noten declaration, tiles not revealed", set(), {"reveal"}),
+])
+def test_the_steps_an_incident_says_were_done_or_missing(text, done, missing):
+    assert steps(fold(text)) == (frozenset(done), frozenset(missing))
+
+
+@pytest.mark.parametrize("text", [
+    "Confusing call (not speaking clearly)",      # spoken badly, not left unsaid
+    "Mobile device not turned off or muted",      # "turned off" is no sideways tile
+    "If the hand was not formally declared to be dead",
+    "Not taking the called tile",
+    "no one noticed the mistake",
+])
+def test_a_negation_of_something_else_is_no_missing_step(text):
+    assert not steps(fold(text))[1], text
+
+
+@pytest.mark.parametrize(("query", "ruleset", "want"), [
+    ("she turned the tile sideways and put her stick out but never said riichi", "azrm", "riichi-not-saying"),
+    ("said riichi and put out the stick, but the discard was not sideways", "azrm", "riichi-not-rotating"),
+    ("said riichi, tile turned sideways, no stick", "wrc-2025", "riichi-no-deposit"),
+])
+def test_the_missing_step_of_a_riichi_picks_its_row(library, query, ruleset, want):
+    rows = [h.ref for h in library.search(query, ruleset=ruleset) if h.kind == "penalty"]
+    assert rows[0] == want, (query, rows[:3])
+
+
+def test_a_question_about_a_step_says_nothing_was_done(library):
+    """"do I have to say tenpai?" names saying as a question: the silent declaration's row stays."""
+    rows = [h.ref for h in library.search("do I have to say tenpai or can I stay silent", ruleset="azrm")
+            if h.kind == "penalty"]
+    assert "silent-tenpai-declaration" in rows[:3], rows[:3]

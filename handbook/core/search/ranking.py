@@ -14,6 +14,8 @@ from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
 from handbook.core.search.grammar import concepts
 from handbook.core.search.japanese import kana_fold
+from handbook.core.search.negation import factor as step_factor
+from handbook.core.search.negation import steps
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,9 @@ class Weights:
     title_share_bonus: float = 8.0
     pair_bonus: float = 6.0
     bonus_pool: int = 120  # how many of the best-scored documents are weighed for the name bonuses
+    # the steps an incident says were done or missing (:mod:`handbook.core.search.negation`)
+    step_match: float = 1.2  # a row lacking the step the query says was missing
+    step_contradiction: float = 0.4  # a row lacking a step the query says was done (or the reverse)
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
     mix_share: float = 0.9  # see _Ranking.mix_kinds
@@ -93,6 +98,7 @@ class Ranking:
     latin: str = ""
     joined: bool = False
     strength: dict[int, float] = field(default_factory=dict)
+    factors: dict[int, float] = field(default_factory=dict)
     best: dict = field(default_factory=dict)
     out: list[tuple[float, int]] = field(default_factory=list)
 
@@ -137,9 +143,31 @@ def prefer_rules_for_questions(index, r: Ranking) -> None:
                 r.scores[d] *= W.question_rule_boost
 
 
+def weigh_steps(index, r: Ranking) -> None:
+    """What was done and what was not, when the query says a step was missing: a penalty row
+    whose foul lacks that step ("never said riichi" -> the row without saying it) ranks higher,
+    one whose foul contradicts the query ranks lower (:mod:`handbook.core.search.negation`); a
+    question says nothing was done. Kept in ``factors``, applied with the name bonuses (so
+    that the right row of a foul stands for it)."""
+    said = steps(r.q)
+    if not said[1]:  # nothing said to be missing: a step merely named is no evidence
+        return
+    if _QUESTION.search(r.q):  # "do I have to say tenpai?": asks, does not say what was done
+        said = (frozenset(), said[1])
+    docs = index.docs
+    for d in r.scores:
+        doc = docs[d]
+        if doc.hit.kind == "penalty":
+            f = step_factor(said, steps(fold(doc.hit.title)), match=W.step_match,
+                            contradiction=W.step_contradiction)
+            if f != 1.0:
+                r.factors[d] = f
+
+
 def name_bonuses(index, r: Ranking) -> None:
-    """Bonuses for names matched exactly, as a phrase or by word pairs; one result per group."""
-    r.best = index.name_bonuses(r.scores, r.q, r.latin, r.ruleset, r.editions)
+    """Bonuses for names matched exactly, as a phrase or by word pairs (then ``factors``); one
+    result per group."""
+    r.best = index.name_bonuses(r.scores, r.q, r.latin, r.ruleset, r.editions, r.factors)
 
 
 def order(index, r: Ranking) -> None:
@@ -157,7 +185,8 @@ def spread(index, r: Ranking) -> None:
 
 
 #: the ranking, stage by stage
-STAGES = (read_incident, score_references, score_words, lift_cited, prefer_rules_for_questions, name_bonuses, order, spread)
+STAGES = (read_incident, score_references, score_words, lift_cited, prefer_rules_for_questions, weigh_steps,
+          name_bonuses, order, spread)
 
 
 class _Ranking:
@@ -294,9 +323,10 @@ class _Ranking:
                         scores[row] += W.row_lift * share * sc
 
     def name_bonuses(self, scores: dict[int, float], q: str, latin: str, ruleset: str | None,
-                      editions: bool) -> dict[tuple, tuple[float, int]]:
-        """Bonuses for names matched exactly, as a phrase or by word pairs; one result per foul
-        and ruleset (the foul's page shows all its rows)."""
+                      editions: bool, factors: dict[int, float] | None = None) -> dict[tuple, tuple[float, int]]:
+        """Bonuses for names matched exactly, as a phrase or by word pairs, each document's
+        total then times its ``factors`` entry; one result per foul and ruleset (the foul's page
+        shows all its rows)."""
         phrase = " ".join(w for w in words(latin) if w not in STOPWORDS) if latin.strip() else q
         compact = phrase.replace(" ", "")
         qkey = " ".join(romaji_key(w) for w in phrase.split())
@@ -337,6 +367,8 @@ class _Ranking:
                     s += W.pair_bonus * pair_count[d]
                 if d in sharing:
                     s += W.title_share_bonus * sharing[d]
+            if factors and d in factors:
+                s *= factors[d]
             key = groups[d]
             kept = best.get(key)
             if kept is None or s > kept[0]:

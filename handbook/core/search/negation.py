@@ -1,0 +1,174 @@
+"""What was done and what was not: the steps of an incident a query says were missing.
+
+A bag of words reads "she turned the tile sideways and put the stick out but never said riichi"
+as a match for every row that names a sideways tile, a stick or saying riichi -- the three rows
+of a Riichi declaration missing one of its steps (AZRM §6.1, EMA RCR 3.4.9, WRC 2025 12.3.x) --
+while the incident has exactly one of them: the step the query negates. So the query and each
+penalty row's foul are read for a few *steps* a foul is often named by the absence of:
+
+* ``speak`` -- saying it out loud (say, said, announce, vocal; 発声, 言わ, コール); "silent"
+  and 無言 are that step negated;
+* ``sideways`` -- the declaration tile turned sideways (sideways, rotate, yoko; 横);
+* ``deposit`` -- the 1,000-point riichi deposit (deposit, stick, bet, tenbou; リーチ棒, 供託);
+* ``reveal`` -- tiles shown (reveal, show, open, expose; 開け, 見せ, 倒);
+* ``into_hand`` -- a drawn tile put into the hand ("into his hand"; 手牌に入れ).
+
+("an open hand" is a melded hand, not a shown one; a step named as a time, "before revealing",
+is neither done nor missing.) A step is *negated* when a negation (not, never, no, without, didn't, forgot to; ず, ない, なし)
+governs it: in English the first word after the negation that is not a filler ("the", "his",
+"actually", a number) or a general verb ("put", "place", "make"); in Japanese a negative ending
+a few characters after the step's word, within one clause. Otherwise a step named is *done*.
+
+Then (:func:`factor`): a row whose foul lacks a step the query says was missing ranks higher; a
+row whose foul lacks a step the query says was done, or that names as done a step the query
+says was missing, ranks lower. Everything else keeps its score. The steps and their words are
+the rules' own (the riichi declaration's three steps, AZRM §6.1; tiles "not put into hand",
+WRC 2025 12.3.x), not any one query's.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from handbook.core.search.folding import fold
+
+#: step -> its English words (folded, matched as whole words or, ending in ``*``, as prefixes)
+_EN_WORDS: dict[str, tuple[str, ...]] = {
+    "speak": ("say", "said", "says", "saying", "speak*", "spoke*", "voice*", "vocal*", "announc*",
+              "shout*", "utter*", "yell*"),
+    "sideways": ("sideways", "rotat*", "yoko", "tilt*", "horizontal*", "sideway"),
+    "deposit": ("deposit*", "stick", "sticks", "bet", "tenbou", "tenbo", "kyoutaku", "tenbos"),
+    "reveal": ("reveal*", "show", "showed", "shown", "showing", "shows", "opened", "opening",
+               "expos*", "flip*"),
+}
+#: words that, in English, are that step negated on their own
+_EN_NEGATED: dict[str, tuple[str, ...]] = {"speak": ("silent", "silently", "wordless*")}
+#: "into his hand", "in the hand": the step ``into_hand`` (a phrase: "hand" alone is every foul)
+_EN_INTO_HAND = re.compile(r"\b(?:in|into)\s+(?:(?:his|her|their|the|its|my|own)\s+)*(?:hand|tehai)\b")
+
+#: negations, and what may stand between a negation and the step it governs
+_EN_NEGATION = frozenset({"not", "never", "no", "without", "didnt", "didn", "doesnt", "dont", "hasnt",
+                          "havent", "hadnt", "wasnt", "isnt", "wont", "cant", "couldnt", "neither",
+                          "nor", "forgot", "forgets", "forgetting", "forget", "failed", "fails",
+                          "failing"})
+_EN_FILLER = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "any", "to", "it", "out",
+                        "actually", "actualy", "acutally", "really", "even", "ever", "yet", "properly",
+                        "clearly", "loud", "aloud", "anything", "first", "also", "him", "them", "up",
+                        "riichi", "reach", "richi", "point", "points", "pt", "1", "000", "1000", "one",
+                        "thousand", "single", "down", "on", "table", "formal", "there", "tile", "tiles",
+                        "discard", "discarded"})
+#: a step named as a time ("before revealing", "after saying"): neither done nor missing
+_EN_TIMING = frozenset({"before", "after", "until", "till", "when", "while"})
+#: a step said to be done badly, not left out ("not speaking clearly": a confusing call)
+_EN_BADLY = frozenset({"clearly", "properly", "correctly", "loudly", "enough", "well", "right"})
+_EN_GENERAL_VERB = re.compile(r"^(?:put|puts|putting|plac\w*|pay\w*|giv\w*|gave|mak\w*|made|do|did|done|"
+                              r"does|hav\w*|had|got|get\w*|us\w*|lay\w*|laid|leav\w*|left|turn\w*|set)$")
+
+#: step -> its Japanese words (folded: katakana as hiragana)
+_JA_WORDS: dict[str, tuple[str, ...]] = {
+    "speak": ("発声", "言わ", "言っ", "言い", "宣言", "コール", "声"),
+    "sideways": ("横", "曲げ"),
+    "deposit": ("リーチ棒", "供託", "点棒", "千点棒", "棒"),
+    "reveal": ("開け", "見せ", "倒", "公開", "晒", "さらさ", "オープン"),
+    "into_hand": ("手牌に入れ", "手牌には入れ", "手に入れ", "手の中に入れ", "手牌に混ぜ", "手牌に加え"),
+}
+_JA_NEGATED: dict[str, tuple[str, ...]] = {"speak": ("無言", "黙って", "無発声", "ダマ")}
+#: a negative ending within a few characters of the step's word, in the same clause
+_JA_NEGATIVE = re.compile(r"^[^、。,.!?！？がけどで]{0,6}?(?:ず|ない|なし|無し|なかっ|ません|忘れ)")
+
+
+def _en_word_re(words: tuple[str, ...]) -> re.Pattern:
+    parts = [re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words]
+    return re.compile(r"^(?:" + "|".join(parts) + r")$")
+
+
+_EN_STEP = {step: _en_word_re(ws) for step, ws in _EN_WORDS.items()}
+_EN_STEP_NEGATED = {step: _en_word_re(ws) for step, ws in _EN_NEGATED.items()}
+_JA_STEP = {step: tuple(fold(w) for w in ws) for step, ws in _JA_WORDS.items()}
+_JA_STEP_NEGATED = {step: tuple(fold(w) for w in ws) for step, ws in _JA_NEGATED.items()}
+_TOKEN = re.compile(r"[a-z0-9]+")
+_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"silen", "hand", "tehai"}
+               | {w for ws in (*_JA_STEP.values(), *_JA_STEP_NEGATED.values()) for w in ws})
+
+
+def _en_step(word: str) -> str | None:
+    for step, pattern in _EN_STEP.items():
+        if pattern.match(word):
+            return step
+    return None
+
+
+def _english(folded: str, done: set[str], missing: set[str]) -> None:
+    text = folded.replace("'", "").replace("\u2019", "")
+    for m in _EN_INTO_HAND.finditer(text):
+        before = text[:m.start()].split()[-3:]
+        (missing if any(w in _EN_NEGATION for w in before) else done).add("into_hand")
+    tokens = _TOKEN.findall(text)
+    governed: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok not in _EN_NEGATION:
+            continue
+        for j in range(i + 1, min(i + 8, len(tokens))):
+            word = tokens[j]
+            if word in _EN_FILLER or _EN_GENERAL_VERB.match(word):
+                continue
+            step = _en_step(word)
+            if step is not None:
+                governed.add(j)
+                if j + 1 >= len(tokens) or tokens[j + 1] not in _EN_BADLY:
+                    missing.add(step)
+            break
+    for i, tok in enumerate(tokens):
+        if i in governed or (i and tokens[i - 1] in _EN_TIMING):
+            continue
+        for step, pattern in _EN_STEP_NEGATED.items():
+            if pattern.match(tok):
+                missing.add(step)
+        step = _en_step(tok)
+        if step is not None:
+            done.add(step)
+
+
+def _japanese(folded: str, done: set[str], missing: set[str]) -> None:
+    for step, ws in _JA_STEP_NEGATED.items():
+        if any(w in folded for w in ws):
+            missing.add(step)
+    for step, ws in _JA_STEP.items():
+        for w in ws:
+            start = folded.find(w)
+            while start >= 0:
+                end = start + len(w)
+                (missing if _JA_NEGATIVE.match(folded[end:]) else done).add(step)
+                start = folded.find(w, end)
+
+
+@lru_cache(maxsize=4096)
+def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``(done, missing)``: the steps ``folded`` (a query or a foul as
+    :func:`~handbook.core.search.folding.fold` gives it) names as done and as missing. A step
+    both done and missing (named twice) counts as missing only.
+
+    "put the stick out but never said riichi" -> ``({"deposit"}, {"speak"})``."""
+    done: set[str] = set()
+    missing: set[str] = set()
+    if any(h in folded for h in _HINTS):
+        _english(folded, done, missing)
+        if not folded.isascii():
+            _japanese(folded, done, missing)
+    return frozenset(done - missing), frozenset(missing)
+
+
+def factor(query: tuple[frozenset[str], frozenset[str]], foul: tuple[frozenset[str], frozenset[str]],
+           *, match: float, contradiction: float) -> float:
+    """How much a row whose foul names the steps ``foul`` (``(done, missing)``) gains or loses
+    for a query naming ``query``: times ``match`` when the foul lacks a step the query says was
+    missing; times ``contradiction`` for each step the foul lacks that the query says was done,
+    and each step the foul names as done that the query says was missing."""
+    q_done, q_missing = query
+    f_done, f_missing = foul
+    out = 1.0
+    if f_missing & q_missing:
+        out *= match
+    out *= contradiction ** (len(f_missing & q_done) + len(f_done & q_missing))
+    return out
