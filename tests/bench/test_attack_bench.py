@@ -18,8 +18,9 @@ keeps a table of them. The probes:
   and no traceback reaches the client;
 * **the web server** -- no ``/docs``, ``/redoc`` or ``/openapi.json``; ``rive_native.js``
   answered (no 404 per load); no "Exception in ASGI application" in the log;
-* **the judge's gate** (the route-level gate's work) -- sessions that overwrite their own
-  ``client_ip`` to dodge the lockout; marked ``xfail`` until that work is in.
+* **the judge's gate** -- sessions that overwrite their own ``client_ip`` to dodge the lockout
+  (it counts wrong answers per peer address as the server's transport saw it,
+  :class:`handbook.access.PeerAddress`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.support.flet_load import (  # noqa: E402
     CRASHED,
     EVENT,
@@ -452,8 +452,6 @@ def test_attacker_suite(benchmark, tmp_path):
     assert not failed, {k: figures[k] for k in failed}
 
 
-@pytest.mark.xfail(strict=False, reason="the lockout keyed on the transport's peer address is the "
-                                        "judge's-gate work (issue 23, High 1), not in this branch yet")
 def test_a_forged_client_ip_does_not_dodge_the_lockout(benchmark, tmp_path):
     """Ten sessions, each overwriting its own ``page.client_ip`` before every guess, make 100
     wrong guesses at the passphrase; the right one must then be refused (locked out)."""
