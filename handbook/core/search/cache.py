@@ -68,7 +68,7 @@ class _Kept:
         self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
-        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, list[tuple[int, int]]]] = {}  # see _scoped_titles
+        self._titles_in_scope: dict[tuple[str | None, bool], dict[str, tuple[int, ...]]] = {}  # see _scoped_titles
         self._ja_char_fields: dict[str, dict[int, float]] | None = None
         # a query's words come again and again (typed letter by letter, a query refined): the docs
         # each word or Japanese segment matches are kept, typo matching included

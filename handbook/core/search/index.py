@@ -215,24 +215,25 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         self._pair_docs = dict(pair)
         self._exact_docs = dict(exact)  # last: name_bonuses reads it first
 
-    def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, list[tuple[int, int]]]:
+    def _scoped_titles(self, ruleset: str | None, editions: bool) -> dict[str, tuple[int, ...]]:
         """Each title stem -> the titles (numbered as in ``_title_doc``) of the documents a search
-        with ``ruleset`` may show that hold it, with how many times (built on first use, per ruleset)."""
+        with ``ruleset`` may show that hold it, a title once for each time it holds the stem (so
+        that counting them is one C-level ``Counter.update``; built on first use, per ruleset)."""
         key = (ruleset, editions)
         table = self._titles_in_scope.get(key)
         if table is None:
             scope = self._scope(ruleset, editions)
-            built: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            built: dict[str, list[int]] = defaultdict(list)
             g = 0
             for d, doc in enumerate(self.docs):
                 if d not in scope:
                     g += len(doc.title_stems)
                     continue
                 for t in doc.title_stems:
-                    for w in dict.fromkeys(t):
-                        built[w].append((g, t.count(w)))
+                    for w in t:
+                        built[w].append(g)
                     g += 1
-            table = self._titles_in_scope[key] = dict(built)
+            table = self._titles_in_scope[key] = {w: tuple(gs) for w, gs in built.items()}
         return table
 
     def _build_ja(self) -> None:

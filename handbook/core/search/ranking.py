@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from handbook.core.model import Hit
@@ -347,7 +348,8 @@ class _Ranking:
         exact: set[int] = set()
         for f in qforms:
             exact.update(exact_docs.get(f, ()))
-        sharing = self._title_shares(qset, ruleset, editions)
+        # (only the documents the loop below weighs need their title share)
+        sharing = self._title_shares(qset, ruleset, editions, scores if pool is None else pool)
         pair_count: dict[int, int] = {}
         for p in qpairs:
             for d in pair_docs.get(p, ()):
@@ -375,20 +377,25 @@ class _Ranking:
                 best[key] = (s, d)
         return best
 
-    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool) -> dict[int, float]:
-        """Each document of the scope with a title holding a stem of ``qset``: the largest share of
-        one of its titles' stems that are in ``qset`` (a stem twice in a title counts twice)."""
+    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool,
+                      among: Collection[int]) -> dict[int, float]:
+        """Each document of the scope and of ``among`` with a title holding a stem of ``qset``: the
+        largest share of one of its titles' stems that are in ``qset`` (a stem twice in a title
+        counts twice)."""
         titles_of, title_doc, title_len = self._scoped_titles(ruleset, editions), self._title_doc, self._title_len
-        per_title: dict[int, int] = {}
+        per_title: Counter[int] = Counter()
         for w in qset:
-            for g, n in titles_of.get(w, ()):
-                per_title[g] = per_title.get(g, 0) + n
+            held = titles_of.get(w)
+            if held:
+                per_title.update(held)  # counted in C: a title once per time it holds the stem
         shares: dict[int, float] = {}
+        get = shares.get
         for g, n in per_title.items():
             d = title_doc[g]
-            share = n / title_len[g]
-            if share > shares.get(d, 0.0):
-                shares[d] = share
+            if d in among:
+                share = n / title_len[g]
+                if share > get(d, 0.0):
+                    shares[d] = share
         return shares
 
     def damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
