@@ -30,6 +30,38 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     assert "rule:2.3" in rulings[:3], (query, rulings[:3])
 
 
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("he already had a dead hand and still called chi on my tile", "calling with a dead hand"),
+    ("player allready has a dead hand from too many tiles and now calls pon", "calling with a dead hand"),
+    ("called pon with a dead hand", "calling with a dead hand"),
+    ("agari houki na no ni pon shita", "calling with a dead hand"),
+    ("アガリ放棄なのにポンした", "calling with a dead hand"),
+    ("he had too many tiles earlier (dead hand) and then tried to win", "declaring a win with a dead hand"),
+    ("player discarded, then said tsumo on the tile he had drawn", "tsumo win declared after discarding"),
+    ("捨ててからツモと言った", "tsumo win declared after discarding"),
+])
+def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
+    assert words in concepts(fold(query)), (query, concepts(fold(query)))
+
+
+@pytest.mark.parametrize("query", [
+    "noten riichi, is that a dead hand?", "called pon. later he was found to have a dead hand",
+    "tsumo, then discarded by mistake", "dead hand", "what is a dead hand",
+])
+def test_the_action_before_the_state_or_the_event_is_not(query):
+    assert not concepts(fold(query)), (query, concepts(fold(query)))
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    ("player already had a dead hand from too many tiles and now calls pon", "ema-rcr", "calling-with-dead-hand"),
+    ("he already had a dead hand and still called chi", "azrm", "calling-with-dead-hand"),
+    ("player discarded, then said tsumo on the tile he had drawn", "wrc-2025", "tsumo-after-discard"),
+])
+def test_the_state_and_the_order_pick_the_row(library, query, ruleset, row):
+    rulings = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset=ruleset) if h.kind != "term"]
+    assert f"penalty:{row}" in rulings[:3], (query, rulings[:3])
+
 # --- what was done and what was not (handbook.core.search.negation) ---------------------------------
 
 from handbook.core.search.negation import steps  # noqa: E402

@@ -1,12 +1,23 @@
 """A small incident grammar: structures a bag of words misses, read from the whole query and
 named by the words the rules use, added to the query before it is ranked.
 
-So far one structure: *several players win on one discard* -- a count of two or more (two, 2,
-both, several, multiple, 二人, 両方) with an actor (people, players, opponents; 人, 家) and a win
-(ron, win, mahjong, agari; ロン, 和了, アガリ) in any order ("two people called ron", "both
-players declared ron on the same tile", "2人がロンした") -- which the rules call multiple winners
-or double ron (Rakkii Nomi 2026 §2.3, EMA RCR on head bump). The structure, not the spelling, is
-matched: any count word with any actor word and any win word.
+The structures, each matched by its shape rather than its spelling:
+
+* *several players win on one discard* -- a count of two or more (two, 2, both, several,
+  multiple, 二人, 両方) with an actor (people, players, opponents; 人, 家) and a win (ron, win,
+  mahjong, agari; ロン, 和了, アガリ) in any order ("two people called ron", "both players declared
+  ron on the same tile", "2人がロンした") -- which the rules call multiple winners or double ron
+  (Rakkii Nomi 2026 §2.3, EMA RCR on head bump);
+* *a call or a win by a player whose hand is already dead* -- a dead hand (dead hand, 和了放棄,
+  アガリ放棄) said before a call (pon, chii, kan, riichi, called) or a win (ron, tsumo, mahjong),
+  or the call followed by "with a dead hand" ("dead hand declared riichi", "already has a dead
+  hand from too many tiles and now calls pon") -- the rows "Calling with a dead hand" and
+  "Declaring a win with a dead hand" (AZRM §4.3, WRC 2025 dead-hand rows);
+* *a tsumo declared after the discard* -- a discard, then tsumo ("discarded, then said tsumo on
+  the tile he had drawn", 捨ててからツモ) -- the row "Tsumo win declared after discarding" (WRC 2025).
+
+The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
+dead hand?") reads nothing, nor does a tsumo before a discard.
 """
 
 from __future__ import annotations
@@ -24,12 +35,25 @@ _SEVERAL_WIN_EN = re.compile(
     rf"|\b(?:both|two|2)\s+{_WIN}\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
-#: a win named somewhere in the query (every structure so far needs one): a quick test first
-_WIN_HINTS = ("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が")
-#: (the structure, the words the rules use for it)
-RULES: tuple[tuple[re.Pattern, str], ...] = (
-    (_SEVERAL_WIN_EN, "double ron multiple winners"),
-    (_SEVERAL_WIN_JA, "ダブロン"),
+_DEAD = r"(?:dead\s+hand|deadhand|agari\s+houki|agari\s+hoki|和了放棄|あがり放棄|あがりほうき)"
+_CALL = r"(?:pon|pong|ponned|chii|chi|chow|kan|kong|riichi|reach|rii?chi|calls?|called|calling|ぽん|ちー|かん|りーち|立直|鳴)"
+_SELF_WIN = r"(?:ron|ronned|tsumo|tsumoed|mahjong|win|wins|won|winning|agari|hora|ろん|つも|和了|あがり)"
+# the state first, then (within a sentence) the action; or the action "with a dead hand"
+_DEAD_THEN_CALL = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_CALL}(?![a-z])"
+                             rf"|(?<![a-z]){_CALL}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
+_DEAD_THEN_WIN = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_SELF_WIN}(?![a-z])"
+                            rf"|(?<![a-z]){_SELF_WIN}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
+_DISCARD_THEN_TSUMO = re.compile(r"(?<![a-z])(?:discard(?:ed|s|ing)?|threw|thrown|dropped|打牌|捨て|切っ)"
+                                 r"[^.。;?]{0,50}?(?<![a-z])(?:tsumo|つも)(?![a-z])")
+
+#: (a quick test: one of these is in the query, the structure, the words the rules use for it)
+RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
+    (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
+     _SEVERAL_WIN_EN, "double ron multiple winners"),
+    (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
+    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_CALL, "calling with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
+    (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
 )
 
 
@@ -37,9 +61,8 @@ def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
     people called ron" -> ``["double ron multiple winners"]``; none -> ``[]``."""
-    if not any(w in folded for w in _WIN_HINTS):  # most queries: no win named, nothing to read
-        return []
-    return [words for pattern, words in RULES if pattern.search(folded) and fold(words) not in folded]
+    return [words for hints, pattern, words in RULES
+            if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
 
 
 def expand(folded: str) -> str:
