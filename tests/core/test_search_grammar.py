@@ -47,7 +47,7 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
 
 @pytest.mark.parametrize("query", [
     "noten riichi, is that a dead hand?", "called pon. later he was found to have a dead hand",
-    "tsumo, then discarded by mistake", "dead hand", "what is a dead hand",
+    "tsumo, then discarded by mistake", "dead hand", "what is a dead hand", "打牌せずにツモった",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

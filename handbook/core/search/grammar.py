@@ -43,8 +43,10 @@ _DEAD_THEN_CALL = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_CALL}(?![a-z
                              rf"|(?<![a-z]){_CALL}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
 _DEAD_THEN_WIN = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_SELF_WIN}(?![a-z])"
                             rf"|(?<![a-z]){_SELF_WIN}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
-_DISCARD_THEN_TSUMO = re.compile(r"(?<![a-z])(?:discard(?:ed|s|ing)?|threw|thrown|dropped|打牌|捨て|切っ)"
-                                 r"[^.。;?]{0,50}?(?<![a-z])(?:tsumo|つも)(?![a-z])")
+_DISCARD_THEN_TSUMO = re.compile(
+    r"(?<![a-z])(?:discard(?:ed|s|ing)?|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
+    # in Japanese ツモ is also the draw: only a declared tsumo ("ツモと言った", ツモ和了), after a discard made
+    r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)")
 
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
