@@ -102,3 +102,11 @@ def test_the_condition_label_is_what_tells_the_rows_apart(library):
     assert condition_label(revealed[1], revealed) == "1 or 2 tiles"
     one = library.rulesets["azrm"].rows("late-reveal")
     assert condition_label(one[0], one) == ""
+
+
+@pytest.mark.parametrize("query", ["遅刻 15分", "15分遅刻した", "late 15 minutes", "late by 15 min"])
+def test_a_number_of_minutes_is_a_quantity_not_a_word(library, query):
+    """"15" beside minutes is no hint of the "15 tiles" of a wrong tile count: lateness first,
+    the tile count nowhere near."""
+    refs = [h.ref for h in library.search(query, ruleset="wrc-2025")[:3]]
+    assert refs[0] == "late" and "wrong-tile-count" not in refs, (query, refs)

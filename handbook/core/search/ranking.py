@@ -104,9 +104,17 @@ class Ranking:
     out: list[tuple[float, int]] = field(default_factory=list)
 
 
+#: a count of minutes ("15 minutes", "15分"): its number is a quantity, read by the rows'
+#: conditions (:mod:`handbook.core.search.conditions`), not a word ("15 tiles" is another foul)
+_MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
+
+
 def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
-    rules' words and added to the query (:mod:`handbook.core.search.grammar`)."""
+    rules' words and added to the query (:mod:`handbook.core.search.grammar`); a number of
+    minutes is left to the rows' conditions."""
+    if "分" in r.q or "min" in r.q:
+        r.q = _MINUTES.sub("", r.q)
     extra = concepts(r.q)
     if extra:
         r.q = f"{r.q} {fold(' '.join(extra))}"
