@@ -417,6 +417,7 @@ class AppContext:
         header: Sequence[ft.Control] = (),
         scroll: bool = True,
         floating_action_button: ft.FloatingActionButton | None = None,
+        bar: ft.Control | None = None,
     ) -> ft.View:
         """The standard screen: the AppBar (back arrow, ``actions``, language and theme switches)
         with the ``title`` under it (:func:`title_bar`), the
@@ -425,6 +426,7 @@ class AppContext:
 
         ``back``: ``True`` for an arrow back (up to the parent route after a deep link), a route
         string for the screen to go up to instead of the parent, ``False`` for none (top-level screens).
+        ``bar``: the screen's own :func:`title_bar` of ``title``, for a screen that hides it at times.
         """
         leading = None
         if back:
@@ -436,7 +438,7 @@ class AppContext:
         )
         # the title scrolls away with the screen (at 200 % text a long one takes several lines);
         # above fixed controls (a search or filter box) it stays with them
-        bar = title_bar(title)
+        bar = bar or title_bar(title)
         fixed = [bar, *header] if header else []
         listed = list(controls) if header else [bar, *controls]
         if scroll:

@@ -16,7 +16,7 @@ from handbook.core.model import Hit, Library, PenaltyRow
 from handbook.core.search import ref_keys
 from handbook.core.search.conditions import condition_label, order_rows
 from handbook.i18n import N_
-from handbook.ui.context import AppContext
+from handbook.ui.context import AppContext, title_bar
 from handbook.ui.offline import offline_badge
 from handbook.ui.titles import japanese_first
 from handbook.ui.routes import editions_route, search_route, split_route
@@ -270,8 +270,16 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     head: list[ft.Control] = [_kind_label(ctx, r)]
     if r.ruleset:
         head.append(badge(r.ruleset))
+    # the section that governs a row, when the row cites it, beside its § (one line less per
+    # result, so that the third ruling still ends on a phone's first screen): "§6.1 Riichi declaration"
+    # (nothing when the section has the row's own title)
+    cited = r.ref.split(" (")[0] + " " if r.ref else ""
+    governs_in_head = bool(cited and r.governs.startswith(cited))
     if r.ref:
         head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+    if governs_in_head and r.governs[len(cited):].casefold() != r.title.casefold():
+        head.append(ft.Text(r.governs[len(cited):], size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT,
+                            max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
     head.extend(note_badge(ctx, m) for m in r.marks)
     lines: list[ft.Control] = [ft.Row(head, spacing=8, wrap=True)]
     # in Japanese the Japanese subtitle leads, the source's English beneath it
@@ -292,7 +300,7 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     if r.compare:
         lines.extend(_row_line(x) for x in r.rows)
     more: list[ft.Control] = [] if r.compare else [_row_line(x) for x in r.rows]
-    if r.governs:
+    if r.governs and not governs_in_head:
         more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                             overflow=ft.TextOverflow.ELLIPSIS))
 
@@ -411,24 +419,29 @@ class _SearchScreen:
             key="search-box",
         )
         picker = ft.Dropdown(label=_("Ruleset"), value=ctx.ruleset or ALL_RULESETS, options=ruleset_options(ctx),
-                             on_select=self.ruleset_chosen, dense=False, expand=True, key="ruleset-picker")
+                             on_select=self.ruleset_chosen, dense=True, expand=True, key="ruleset-picker")
         # the Semantics wrapper names the picker for screen readers and browser tests, choice included:
         # "Ruleset: All rulesets", "Ruleset: AZRM"
         self.picker_label = ft.Semantics(label=picker_name(ctx), container=True, content=picker, expand=True)
+        # the app's name heads the start screen; while a query is typed the results take its
+        # place, so that the third ruling still ends on a phone's first screen (412×915)
+        self.title = title_bar(_("Riichi Judge Handbook"))
         self.show(self.box.value)
 
     def view(self) -> ft.View:
         # the installed web app says when it works without the network (handbook.ui.offline)
         offline = offline_badge(self.ctx._)
         return self.ctx.view(route=self.ctx.route, title=self.ctx._("Riichi Judge Handbook"), back=False,
-                             header=[self.box, ft.Row([self.picker_label]), *([offline] if offline else [])],
-                             controls=[self.results])
+                             header=[ft.Container(self.box, padding=ft.Padding.only(top=6)),
+                                     ft.Row([self.picker_label]), *([offline] if offline else [])],
+                             controls=[self.results], bar=self.title)
 
     def show(self, q: str, *, keep_expanded: bool = False) -> None:
         q = q[:MAX_QUERY_CHARS]  # a client may send megabytes: what is searched is bounded
         if not keep_expanded:
             self.expanded.clear()
         self.results.controls = self.found(q) if q.strip() else start_controls(self.ctx)
+        self.title.visible = not q.strip()
 
     def found(self, q: str) -> list[ft.Control]:
         """The results for ``q``: what other rulesets say where the chosen one has nothing, the
@@ -453,7 +466,7 @@ class _SearchScreen:
     def expand(self, kind: str) -> None:
         self.expanded.add(kind)
         self.show(self.box.value or "", keep_expanded=True)
-        refresh(self.results)
+        refresh(self.results, self.title)
 
     async def open_result(self, route: str) -> None:
         # remember the query in the history first, so Back returns to these results
@@ -469,7 +482,7 @@ class _SearchScreen:
     def changed(self, e) -> None:
         self.ctx.remember(q=(e.control.value or "")[:MAX_QUERY_CHARS].strip())
         self.show(e.control.value or "")
-        refresh(self.results)
+        refresh(self.results, self.title)
 
     async def submitted(self, e) -> None:
         # Enter records the query in the address bar and history; the screen stays as it is
@@ -482,4 +495,4 @@ class _SearchScreen:
         self.ctx.set_ruleset(None if key in (None, ALL_RULESETS) else key)
         self.picker_label.label = picker_name(self.ctx)
         self.show(self.box.value or "")
-        refresh(self.results, self.picker_label)
+        refresh(self.results, self.picker_label, self.title)
