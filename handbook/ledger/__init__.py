@@ -472,18 +472,20 @@ class Ledger:
         :class:`LedgerImportError` listing up to ``MAX_PROBLEMS`` problems (ids twice included)."""
         problems: list[str] = []
         recs: list[tuple[str, Record]] = []
-        seen_content: dict[str, int] = {}
+        seen_content: dict[object, int | str] = {}
         derived: set[str] = set()
+        # one clock reading for the records that come without "created": one import, one moment
+        now = _created(None)
         for where, raw, error in items:
             if error:
                 problems.append(f"{where}: {error}")
                 continue
             try:
-                rec = self._check_entry(raw, csv_text=csv_text)
+                rec = self._check_entry(raw, csv_text=csv_text, now=now)
             except _Bad as exc:
                 problems.append(f"{where}: {exc}")
             else:
-                if raw.get("id") in (None, ""):
+                if not rec.id:
                     rec = _replace(rec, id=self._content_id(rec, seen_content))
                     derived.add(rec.id)
                 recs.append((where, rec))
@@ -499,26 +501,34 @@ class Ledger:
         return recs, derived
 
     @staticmethod
-    def _content_id(rec: Record, seen: dict[str, int]) -> str:
+    def _content_id(rec: Record, seen: dict[object, int | str]) -> str:
         """An id for an entry that came without one, made from what it records (player, day,
         ruleset, foul, penalty, points, Strike, note) and how many identical entries came
         before it in the same file: importing the same file again finds the same ids and adds
-        nothing, while two identical fouls on one day stay two records."""
-        basis = json.dumps([_fold(rec.player_key), rec.date.isoformat(), rec.ruleset, rec.foul_id,
-                            rec.foul, rec.penalty, rec.points, rec.strike, rec.note],
-                           ensure_ascii=True)
-        n = seen[basis] = seen.get(basis, 0) + 1
+        nothing, while two identical fouls on one day stay two records. ``seen`` is the file's
+        own memo (the basis of each content, and its count)."""
+        content = (rec.player, rec.club, rec.date, rec.ruleset, rec.foul_id, rec.foul, rec.penalty, rec.points,
+                   rec.strike, rec.note)
+        basis = seen.get(content)
+        if basis is None:
+            basis = seen[content] = json.dumps(
+                [_fold(rec.player_key), rec.date.isoformat(), rec.ruleset, rec.foul_id, rec.foul, rec.penalty,
+                 rec.points, rec.strike, rec.note], ensure_ascii=True)
+        n = seen[basis] = int(seen.get(basis, 0)) + 1
         return _uuid5_hex(f"{basis}#{n}")
 
-    def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool) -> Record:
+    def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool,
+                     now: datetime.datetime | None = None) -> Record:
+        """The record of one imported entry; its id ``""`` when the entry has none (the import
+        makes one from its content); ``now``: its ``created`` when it has none."""
         unknown = [k for k in raw if k not in FIELDS]
         if unknown:
             raise _Bad(f"unknown field(s) {', '.join(map(repr, unknown))}")
         missing = [k for k in REQUIRED if raw.get(k) in (None, "")]
         if missing:
             raise _Bad(f"{', '.join(missing)} is missing")
-        rid = raw.get("id") or uuid.uuid4().hex
-        if not isinstance(rid, str) or not _ID_RE.fullmatch(rid):
+        rid = raw.get("id") or ""
+        if rid != "" and (not isinstance(rid, str) or not _ID_RE.fullmatch(rid)):
             raise _Bad(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
         name = _text(raw["player"], "player", limit=MAX_NAME, required=True)
         club = _text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
@@ -550,7 +560,7 @@ class Ledger:
         except ValueError as exc:
             raise _Bad(str(exc)) from None
         note = _text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
-        created = _created(raw.get("created"))
+        created = now if now is not None and raw.get("created") in (None, "") else _created(raw.get("created"))
         return Record(id=rid, player=name, club=club, date=day, ruleset=ruleset, foul_id=row.id,
                       foul=row.foul, penalty=penalty, kind=kind, points=points, strike=strike,
                       note=note, created=created)

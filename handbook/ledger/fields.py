@@ -90,7 +90,11 @@ def _unkey_part(text: str) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=8192)
+#: names and texts remembered by the checks: a season's players and clubs, many thousands
+_MEMO = 1 << 16
+
+
+@functools.lru_cache(maxsize=_MEMO)
 def player_key(name: str, club: str | None = None) -> str:
     """The key a player is found by: the name, plus ``~club`` when there is a club id. A ``~``
     (or ``%``) inside the name or club id is written ``%7E`` (``%25``), so player "Ann~C1" and
@@ -171,7 +175,7 @@ def _text(value: object, name: str, *, limit: int, required: bool, multiline: bo
     return checked
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=_MEMO)
 def _text_checked(value: str, name: str, limit: int, required: bool, multiline: bool
                   ) -> tuple[bool, str]:
     """``(True, the clean text)`` or ``(False, what is wrong)``; kept for the texts an import
@@ -226,6 +230,23 @@ LAST_DAY = datetime.date.max - datetime.timedelta(days=max(WINDOW_DAYS, SUSPENSI
 
 
 def _record_day(value: object) -> datetime.date:
+    if isinstance(value, str):  # an import's dates repeat: a tournament's days
+        ok, day_or_error = _record_day_of_text(value)
+        if not ok:
+            raise _Bad(day_or_error)
+        return day_or_error
+    return _record_day_checked(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _record_day_of_text(value: str) -> tuple[bool, Any]:
+    try:
+        return True, _record_day_checked(value)
+    except _Bad as exc:
+        return False, str(exc)
+
+
+def _record_day_checked(value: object) -> datetime.date:
     day = _date(value, "date")
     if not FIRST_DAY <= day <= LAST_DAY:
         raise _Bad(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
