@@ -111,6 +111,32 @@ def test_a_socket_dropped_while_sending_releases_its_session(monkeypatch):
     assert released == [("_abc_hash", 600)]
 
 
+def test_an_eviction_round_hands_the_memory_back_once(monkeypatch):
+    from flet_web.fastapi.flet_app_manager import FletAppManager
+
+    deleted: list[str] = []
+
+    async def delete_session(self, session_id):
+        deleted.append(session_id)
+
+    monkeypatch.setattr(FletAppManager, "delete_session", delete_session)
+    monkeypatch.setattr(serving, "TRIM_DELAY_S", 0.05)
+    trims: list[bool] = []
+    monkeypatch.setattr(serving, "hand_back_memory", lambda: trims.append(True) or True)
+    assert serving.install_memory_return()
+    assert serving.install_memory_return()  # idempotent: wrapped once
+
+    async def evict() -> None:
+        manager = FletAppManager()
+        for sid in ("a", "b", "c"):  # one round deletes three sessions
+            await manager.delete_session(sid)
+        assert trims == []  # not while the round is still deleting
+        await asyncio.sleep(0.2)
+
+    asyncio.run(evict())
+    assert deleted == ["a", "b", "c"] and trims == [True]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
