@@ -13,6 +13,7 @@ from handbook.ledger import Ledger, Player, Record
 from handbook.storage import DamageReport, is_web, off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.widgets import (
+    damage_banner,
     BODY_SIZE as BODY,
     MEDIUM,
     SMALL_SIZE as SMALL,
@@ -76,23 +77,8 @@ def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
         return []
     _ = ctx._
     texts = [damage_text(ctx, d) for d in reports]
-
-    def dismiss(e) -> None:
-        ledger.acknowledge_damage()  # read: not shown again, in any tab or after a restart
-        banner.visible = False
-        ctx.page.update()
-
-    banner = ft.Container(
-        key="damage-banner", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
-        content=ft.Column([
-            *[ft.Semantics(label=text, container=True, content=ft.Row(
-                [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
-                 ft.Text(text, size=SMALL, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
-                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
-            ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
-                   alignment=ft.MainAxisAlignment.END),
-        ], spacing=8, tight=True))
-    return [banner]
+    # read: not shown again, in any tab or after a restart
+    return [damage_banner(ctx, texts, "damage-banner", ledger.acknowledge_damage)]
 
 
 def damage_text(ctx: AppContext, d: DamageReport) -> str:

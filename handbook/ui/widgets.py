@@ -149,6 +149,28 @@ def empty_note(text: str) -> ft.Control:
                         padding=ft.Padding.symmetric(vertical=16, horizontal=8))
 
 
+def damage_banner(ctx: AppContext, texts: Sequence[str], key: str, on_dismiss: Callable[[], None]) -> ft.Control:
+    """The banner that says a data file was damaged and set aside (one warning line per text),
+    with a Dismiss button: ``on_dismiss()`` records that it was read, then the banner hides."""
+
+    def dismiss(e) -> None:
+        on_dismiss()
+        banner.visible = False
+        ctx.page.update()
+
+    banner = ft.Container(
+        key=key, bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
+        content=ft.Column([
+            *[ft.Semantics(label=text, container=True, content=ft.Row(
+                [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+                 ft.Text(text, size=SMALL_SIZE, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
+                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
+            ft.Row([ft.TextButton(ctx._("Dismiss"), on_click=dismiss, height=TOUCH)],
+                   alignment=ft.MainAxisAlignment.END),
+        ], spacing=8, tight=True))
+    return banner
+
+
 def refresh(*controls: ft.Control) -> None:
     """Send changed ``controls`` to the client; controls not on a page (view tests) are skipped."""
     for c in controls:

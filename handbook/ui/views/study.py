@@ -27,7 +27,7 @@ from handbook.study import Counts, StudyImportError, StudyStore
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
 from handbook.ui.widgets import (
-    BODY_SIZE, SMALL_SIZE, badge, empty_note, entry_tiles, nav_tile, refresh, section_heading, tall_style)
+    BODY_SIZE, SMALL_SIZE, badge, damage_banner, empty_note, entry_tiles, nav_tile, refresh, section_heading, tall_style)
 
 #: what each kind of card asks, shown above its prompt
 QUESTIONS = {
@@ -92,28 +92,13 @@ def _damage_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
         return []
     _ = ctx._
 
-    def dismiss(e) -> None:
-        acknowledge_damage(store.db)
-        banner.visible = False
-        ctx.page.update()
-
     texts = [_.ngettext("Your study progress could not be read ({reason}). Nothing was deleted: the "
                         "damaged copy is at {path}. {recovered} record was recovered.",
                         "Your study progress could not be read ({reason}). Nothing was deleted: the "
                         "damaged copy is at {path}. {recovered} records were recovered.",
                         d.recovered).format(reason=d.reason, path=d.moved_to, recovered=d.recovered)
              for d in reports]
-    banner = ft.Container(
-        key="study-damage", bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=12,
-        content=ft.Column([
-            *[ft.Semantics(label=text, container=True, content=ft.Row(
-                [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
-                 ft.Text(text, size=SMALL_SIZE, expand=True, color=ft.Colors.ON_ERROR_CONTAINER)],
-                vertical_alignment=ft.CrossAxisAlignment.START)) for text in texts],
-            ft.Row([ft.TextButton(_("Dismiss"), on_click=dismiss, height=TOUCH)],
-                   alignment=ft.MainAxisAlignment.END),
-        ], spacing=8, tight=True))
-    return [banner]
+    return [damage_banner(ctx, texts, "study-damage", lambda: acknowledge_damage(store.db))]
 
 
 def _problems_banner(ctx: AppContext, store: StudyStore) -> list[ft.Control]:
