@@ -40,6 +40,11 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("he had too many tiles earlier (dead hand) and then tried to win", "declaring a win with a dead hand"),
     ("player discarded, then said tsumo on the tile he had drawn", "tsumo win declared after discarding"),
     ("捨ててからツモと言った", "tsumo win declared after discarding"),
+    ("South said pon after West had already drawn his tile", "calling too late after the next player has drawn"),
+    ("called chii when the next player had drawn", "calling too late after the next player has drawn"),
+    ("north tipped over easts hand, 3 tiles visible", "exposing tiles from an opponent's hand or from the dead wall"),
+    ("he grabbed a tile out of his neighbour's hand", "exposing tiles from an opponent's hand or from the dead wall"),
+    ("flipped two dead wall tiles by accident", "exposing tiles from an opponent's hand or from the dead wall"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -48,6 +53,7 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
 @pytest.mark.parametrize("query", [
     "noten riichi, is that a dead hand?", "called pon. later he was found to have a dead hand",
     "tsumo, then discarded by mistake", "dead hand", "what is a dead hand", "打牌せずにツモった",
+    "west showed hand before east at draw", "East knocked over his hand", "pon, then the next player drew",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))
@@ -61,6 +67,16 @@ def test_the_action_before_the_state_or_the_event_is_not(query):
 def test_the_state_and_the_order_pick_the_row(library, query, ruleset, row):
     rulings = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset=ruleset) if h.kind != "term"]
     assert f"penalty:{row}" in rulings[:3], (query, rulings[:3])
+
+
+@pytest.mark.parametrize(("query", "section"), [
+    ("East said pon after South had already drawn", "3.3.1"),
+    ("elbow hit shimocha's tiles and revealed their hand", "3.4.7"),
+])
+def test_whose_tiles_and_when_the_call_came_pick_the_ema_section(library, query, section):
+    rulings = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset="ema-rcr") if h.kind != "term"]
+    assert f"rule:{section}" in rulings[:3], (query, rulings[:3])
+
 
 # --- what was done and what was not (handbook.core.search.negation) ---------------------------------
 

@@ -14,7 +14,14 @@ The structures, each matched by its shape rather than its spelling:
   hand from too many tiles and now calls pon") -- the rows "Calling with a dead hand" and
   "Declaring a win with a dead hand" (AZRM §4.3, WRC 2025 dead-hand rows);
 * *a tsumo declared after the discard* -- a discard, then tsumo ("discarded, then said tsumo on
-  the tile he had drawn", 捨ててからツモ) -- the row "Tsumo win declared after discarding" (WRC 2025).
+  the tile he had drawn", 捨ててからツモと言った) -- the row "Tsumo win declared after discarding" (WRC 2025);
+* *a call made once the next player had drawn* -- a call, then after a draw ("said pon after West
+  had already drawn his tile") -- calling too late (AZRM §3.1, EMA RCR §3.3.1: a discard can be
+  claimed until the next player draws);
+* *tiles exposed that are not the player's own* -- another seat's or an opponent's hand or tiles
+  ("tipped over East's hand", "drew a tile out of his opponent's hand") or the dead wall, with a
+  word of exposing (flipped, knocked, visible, drew, grabbed) -- EMA RCR §3.4.7's "exposing tiles
+  from an opponent's hand or from the dead wall" (a dead hand there, not the revealed-tiles row).
 
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
@@ -48,6 +55,21 @@ _DISCARD_THEN_TSUMO = re.compile(
     # in Japanese ツモ is also the draw: only a declared tsumo ("ツモと言った", ツモ和了), after a discard made
     r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)")
 
+# a call made once the next player had drawn: the call, then "after" and a draw
+_CALL_AFTER_DRAW = re.compile(
+    r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|called|calls?|claimed|claims?)(?![a-z])"
+    r"[^.;?]{0,20}?\b(?:after|when|once|but)\b[^.;?]{0,30}?\b(?:had\s+|has\s+|already\s+|allready\s+)*"
+    r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b")
+# tiles shown that are not the player's own: an opponent's hand, another seat's tiles, the dead wall
+_SEAT = r"(?:opponent|opponents|other\s+player|another\s+player|someone\s+else|neighbou?r|east|south|west|north|" \
+        r"kamicha|shimocha|toimen|dealer)"
+_OTHERS_TILES = re.compile(
+    rf"(?<![a-z]){_SEAT}(?:'s|s'|s)\s+(?:\w+\s+)?(?:hand|tiles)\b"
+    r"|(?<![a-z])(?:opponent|other\s+player|another\s+player)\s+(?:hand|tiles)\b"
+    r"|\b(?:dead\s+wall|rinshan|wanpai|dora\s+indicators?|kan\s+replacement)\b|王牌|嶺上|他家の手牌|相手の手牌")
+_EXPOSED = re.compile(r"(?<![a-z])(?:flip\w*|knock\w*|tip\w*|turn\w*|reveal\w*|expos\w*|show\w*|visible|saw|seen|"
+                      r"fell|fall\w*|drop\w*|drew|draw\w*|took|grab\w*|looked)(?![a-z])|見え|倒し|めくっ|見せ|落と")
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -56,6 +78,13 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_CALL, "calling with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
+    (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
+     "calling too late after the next player has drawn"),
+)
+#: (the structure that needs a second one in the same query, the words): tiles that are not the
+#: player's own, exposed
+PAIRED: tuple[tuple[re.Pattern, re.Pattern, str], ...] = (
+    (_OTHERS_TILES, _EXPOSED, "exposing tiles from an opponent's hand or from the dead wall"),
 )
 
 
@@ -63,8 +92,11 @@ def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
     people called ron" -> ``["double ron multiple winners"]``; none -> ``[]``."""
-    return [words for hints, pattern, words in RULES
-            if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
+    found = [words for hints, pattern, words in RULES
+             if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
+    found += [words for first, second, words in PAIRED
+              if first.search(folded) and second.search(folded) and fold(words) not in folded]
+    return found
 
 
 def expand(folded: str) -> str:
