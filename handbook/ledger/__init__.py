@@ -617,7 +617,19 @@ def _import_in_child(path: str, data: str | bytes, fmt: str | None, name: str
     ledger = Ledger(open_db(path))
     result = ledger.import_text(data, fmt, name=name)  # type: ignore[arg-type]
     snap = ledger._snap  # noqa: SLF001
-    return result, ((snap.version, snap.pairs, snap.unreadable) if snap is not None else None)
+    # records as plain tuples: unpickled in C on the server's side, where a dataclass's own
+    # unpickling would hold the interpreter for seconds while other sessions wait
+    result = ImportResult(result.added, result.skipped, ())
+    return result, ((snap.version, [(i, _fields(r)) for i, r in snap.pairs], snap.unreadable)
+                    if snap is not None else None)
+
+
+def _fields(rec: Record) -> tuple:
+    return tuple(getattr(rec, f) for f in Record.__slots__)
+
+
+#: records rebuilt between two turns of the server's event loop (:func:`import_isolated`)
+REBUILD_CHUNK = 2000
 
 
 async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json", "csv"] | None = None,
@@ -630,7 +642,8 @@ async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json"
     data file's lock keeps it safe against the server's own writes), and the records it stored
     are handed back so the next screen does not parse them again. Smaller files, the browser
     build (Pyodide) and storages that are not a file are imported in a worker thread
-    (:func:`handbook.storage.off_loop`). Raises what :meth:`Ledger.import_text` raises."""
+    (:func:`handbook.storage.off_loop`). Raises what :meth:`Ledger.import_text` raises. (From a
+    process of its own, ``records`` of the result is empty when the ledger changed meanwhile.)"""
     import asyncio
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -648,7 +661,15 @@ async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json"
     finally:
         pool.shutdown(wait=False)
     if snap is not None:
-        ledger.adopt(*snap)
+        version, rows, unreadable = snap
+        pairs: list[tuple[int, Record]] = []
+        for start in range(0, len(rows), REBUILD_CHUNK):  # other sessions answered in between
+            pairs.extend((i, Record(*fields)) for i, fields in rows[start:start + REBUILD_CHUNK])
+            await asyncio.sleep(0)
+        ledger.adopt(version, pairs, unreadable)
+        # the records the import added are the last ones it stored
+        result = ImportResult(result.added, result.skipped,
+                              tuple(r for _, r in pairs[len(pairs) - result.added:]))
     return result
 
 

@@ -93,3 +93,6 @@ def test_a_large_import_runs_in_a_process_of_its_own(tmp_path, library, monkeypa
     assert in_this_process == []
     assert result.added == 300
     assert led.ready() and len(led.players()) == 300
+    # the records handed back are the ledger's own, the ones added named in the result
+    assert [r.player for r in result.records] == [f"P{i}" for i in range(300)]
+    assert set(result.records) == set(led.records())
