@@ -124,9 +124,12 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         assert any(u.endswith(("/main.dart.wasm", "/main.dart.wasm.gz")) for u in loaded), (
             "Flutter did not run main.dart.wasm")
         assert any(u.endswith(("/canvaskit/skwasm.wasm", "/canvaskit/skwasm.wasm.gz")) for u in loaded)
-        assert any(u.endswith("/pyodide/pyodide.asm.wasm.gz") for u in
-                   page.workers[0].evaluate("performance.getEntriesByType('resource').map(e => e.name)")), (
+        in_worker = page.workers[0].evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        assert any(u.endswith("/pyodide/pyodide.asm.wasm.gz") for u in in_worker), (
             "the Python worker downloaded Pyodide's WebAssembly uncompressed")
+        # ... and Pyodide's module, which it imports rather than fetches (rjhImportGunzipped)
+        assert any(u.endswith("/pyodide/pyodide.asm.mjs.gz") for u in in_worker), in_worker
+        assert not any(u.endswith("/pyodide/pyodide.asm.mjs") for u in in_worker), in_worker
         assert not [u for u in loaded if u.endswith(("/main.dart.js", "/canvaskit.wasm"))]
 
         cdp = context.new_cdp_session(page)

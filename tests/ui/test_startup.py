@@ -80,3 +80,32 @@ def test_resume_sets_the_zone_and_reseeds(monkeypatch):
     expected = startup.local_time_zone(time.time(), time.localtime)
     assert time.timezone == expected["timezone"] != 12345
     assert time.tzname == expected["tzname"]
+
+
+def test_resume_rereads_folders_but_not_the_standard_librarys_zip(tmp_path, monkeypatch):
+    """A module written into a folder Python has already listed is importable after a resume (the
+    app is unpacked after the snapshot), while finders of other kinds -- the standard library's
+    zipimporter, whose archive is the one the snapshot was taken with -- are not asked to read
+    their archive again (0.3-0.45 s of every offline start)."""
+    asked = []
+
+    class ArchiveFinder:
+        def invalidate_caches(self):
+            asked.append("archive")
+
+        def find_spec(self, fullname, target=None):
+            return None
+
+    archive = str(tmp_path / "stdlib.zip")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    monkeypatch.setitem(sys.path_importer_cache, archive, ArchiveFinder())
+    (tmp_path / "rjh_listed_first.py").write_text("VALUE = 1\n", encoding="utf-8")
+    __import__("rjh_listed_first")          # the folder is listed now
+    (tmp_path / "rjh_unpacked_later.py").write_text("VALUE = 2\n", encoding="utf-8")
+    try:
+        startup.resume_after_memory_snapshot()
+        assert __import__("rjh_unpacked_later").VALUE == 2
+        assert asked == []
+    finally:
+        for name in ("rjh_listed_first", "rjh_unpacked_later"):
+            sys.modules.pop(name, None)

@@ -22,8 +22,19 @@ self.rjhFetchSnapshot = function () {
 
 // Flet's loadPyodide(options), from the snapshot when there is one. With it Pyodide is ready
 // sooner and spends less of the CPU getting there, so the app archive is fetched meanwhile
-// (self.rjhArchive, unpacked by rjhUnpackArchive once Pyodide is ready).
+// (self.rjhArchive, unpacked by rjhUnpackArchive once Pyodide is ready). Without it (a first
+// visit) the archive is fetched at once too: on a venue's network its 3 MB (1.3 s at 20 Mbit/s)
+// then arrive while Pyodide starts instead of after. Not before the snapshot is read: the
+// worker's thread is busy decompressing it (even importing pyodide.mjs waits for that).
 self.rjhLoadPyodide = async function (loadPyodide, options) {
+  // a first visit: Pyodide's module fetched compressed (gunzip_fetch.js, rjhImportGunzipped)
+  const module = await self.rjhPyodideModule;
+  if (module) {
+    options = Object.assign({}, options, { createPyodideModule: module });
+  }
+  if (!self.rjhSnapshot) {
+    self.rjhArchive = self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args);
+  }
   const snapshot = await self.rjhSnapshot;   // null unless the page asked for it
   if (snapshot) {
     self.rjhArchive = self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args);

@@ -84,7 +84,10 @@ GZIP_PRECACHED = ("canvaskit/", "fonts/", "assets/", "pyodide/pyodide-lock.json"
                   "main.dart.wasm", "main.dart.js", "main.dart.mjs", "pyodide/pyodide.asm.mjs",
                   "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm")
 #: Downloaded as ``.gz`` but stored decompressed by the service worker: compressing Pyodide's
-#: WebAssembly in the cache made the offline reload 1.3 s slower (compiled again at every start)
+#: WebAssembly in the cache made the offline reload 1.3 s slower (compiled again at every start).
+#: Flutter's main.dart.wasm and skwasm.wasm and pyodide.asm.mjs stored so too gained nothing
+#: (offline reload 5.57 s against 4.76 s, alternating, 4 rounds each, a loaded spell): their
+#: decompression is not what a start waits for (docs/benchmarks.md, issue 26)
 INFLATED = ("pyodide/pyodide.asm.wasm",)
 
 
