@@ -18,6 +18,7 @@ naming the line (CSV, JSON syntax) or entry (JSON) and the reason, and nothing s
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import io
@@ -95,6 +96,9 @@ class Ledger:
         #: file unchanged (a newer version's record, a hand edit) and the UI reports them
         self.unreadable: list[tuple[int, str]] = []
         self._snap: _Snapshot | None = None
+        #: imports running in a process of their own (:func:`import_isolated`): until they end,
+        #: readers keep the records as they stood rather than parse the file the import rewrote
+        self._importing = 0
         #: each ruleset's penalty rows by their foul text, as an import matches them
         self._fouls: dict[str, dict[str, PenaltyRow]] = {}
 
@@ -167,6 +171,11 @@ class Ledger:
         again only after someone wrote it, not on every screen."""
         version = data_version(self.db)
         snap = self._snap
+        if snap is not None and self._importing:
+            # another process is importing: its records are handed over when it ends
+            # (adopt); parsing the file it rewrote would hold every session up for seconds
+            self.unreadable = snap.unreadable
+            return snap
         if version is not None and snap is not None and snap.version == version:
             self.unreadable = snap.unreadable
             return snap
@@ -611,9 +620,16 @@ PROCESS_IMPORT_BYTES = 256 * 1024
 
 def _import_in_child(path: str, data: str | bytes, fmt: str | None, name: str
                      ) -> tuple[ImportResult, tuple[object, list, list] | None]:
-    """In a process of its own: the import, and the records of the ledger as it left them."""
+    """In a process of its own: the import, and the records of the ledger as it left them. The
+    process runs at a lower priority (:data:`IMPORT_NICENESS`): the judges using the app are
+    answered first, the import takes what is left of the processor."""
+    import os
+
     from handbook.storage import open_db
 
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(IMPORT_NICENESS)
     ledger = Ledger(open_db(path))
     result = ledger.import_text(data, fmt, name=name)  # type: ignore[arg-type]
     snap = ledger._snap  # noqa: SLF001
@@ -628,6 +644,8 @@ def _fields(rec: Record) -> tuple:
     return tuple(getattr(rec, f) for f in Record.__slots__)
 
 
+#: how much lower the priority of an import's own process is (``os.nice``; 0 to 19)
+IMPORT_NICENESS = 10
 #: records rebuilt between two turns of the server's event loop (:func:`import_isolated`)
 REBUILD_CHUNK = 2000
 
@@ -655,21 +673,26 @@ async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json"
     if is_web() or path is None or size <= PROCESS_IMPORT_BYTES or size > MAX_IMPORT_BYTES * 4:
         return await off_loop(ledger.import_text, data, fmt, name)
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    ledger._snapshot()  # noqa: SLF001 - the records as they stand, for the readers meanwhile
+    ledger._importing += 1  # noqa: SLF001
     try:
-        result, snap = await asyncio.get_running_loop().run_in_executor(
-            pool, _import_in_child, str(path), data, fmt, name)
+        try:
+            result, snap = await asyncio.get_running_loop().run_in_executor(
+                pool, _import_in_child, str(path), data, fmt, name)
+        finally:
+            pool.shutdown(wait=False)
+        if snap is not None:
+            version, rows, unreadable = snap
+            pairs: list[tuple[int, Record]] = []
+            for start in range(0, len(rows), REBUILD_CHUNK):  # other sessions answered in between
+                pairs.extend((i, Record(*fields)) for i, fields in rows[start:start + REBUILD_CHUNK])
+                await asyncio.sleep(0)
+            ledger.adopt(version, pairs, unreadable)
+            # the records the import added are the last ones it stored
+            result = ImportResult(result.added, result.skipped,
+                                  tuple(r for _, r in pairs[len(pairs) - result.added:]))
     finally:
-        pool.shutdown(wait=False)
-    if snap is not None:
-        version, rows, unreadable = snap
-        pairs: list[tuple[int, Record]] = []
-        for start in range(0, len(rows), REBUILD_CHUNK):  # other sessions answered in between
-            pairs.extend((i, Record(*fields)) for i, fields in rows[start:start + REBUILD_CHUNK])
-            await asyncio.sleep(0)
-        ledger.adopt(version, pairs, unreadable)
-        # the records the import added are the last ones it stored
-        result = ImportResult(result.added, result.skipped,
-                              tuple(r for _, r in pairs[len(pairs) - result.added:]))
+        ledger._importing -= 1  # noqa: SLF001
     return result
 
 

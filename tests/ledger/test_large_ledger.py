@@ -96,3 +96,21 @@ def test_a_large_import_runs_in_a_process_of_its_own(tmp_path, library, monkeypa
     # the records handed back are the ledger's own, the ones added named in the result
     assert [r.player for r in result.records] == [f"P{i}" for i in range(300)]
     assert set(result.records) == set(led.records())
+
+
+def test_while_another_process_imports_readers_keep_the_records_as_they_stood(tmp_path, library):
+    """The import's own process rewrites the file; until its records are handed over, the
+    server's readers do not parse that file again (seconds for a season, every session waiting)."""
+    from handbook.ledger import Ledger
+    from handbook.storage import open_db
+
+    path = tmp_path / "ledger.json"
+    led = Ledger(open_db(path), library)
+    led.add("Ann", "2026-04-01", "azrm", NOTEN)
+    assert len(led.records()) == 1
+    other = Ledger(open_db(path), library)  # what the import's process does to the file
+    led._importing += 1  # noqa: SLF001 - as import_isolated does while the other process runs
+    other.add("Bob", "2026-04-02", "azrm", NOTEN)
+    assert [r.player for r in led.records()] == ["Ann"]
+    led._importing -= 1  # noqa: SLF001
+    assert [r.player for r in led.records()] == ["Ann", "Bob"]

@@ -183,6 +183,31 @@ def test_strikes_from_a_ledger_player(ctx, app_ledger):
     assert "Strikes in window: 2" in visible_texts(v2)
 
 
+def test_a_large_ledger_finds_the_player_by_name_instead_of_listing_them_all(ctx, app_ledger):
+    from handbook.ui.views import calculators
+
+    for i in range(calculators.PICKER_LIMIT + 5):
+        app_ledger.add(f"Player {i:03d}", "2026-04-01", "azrm", "Noten Riichi")
+    app_ledger.add("Ann", "2026-04-02", "azrm", "Noten Riichi")
+    v = view(ctx, "/tools/strikes?on=2026-04-03")
+    # no list of every player sent to the screen
+    assert not [c for c in walk(v) if getattr(c, "key", None) == "ledger-player"]
+    find = by_key(v, "ledger-player-find")
+    find.value = "player 01"
+    fire(find.on_change, Event(find))
+    shown = [c.key for c in by_key(v, "ledger-player-matches").controls]
+    assert shown == [f"ledger-player:Player {i:03d}" for i in range(10, 18)]  # PICKER_MATCHES of them
+    find.value = "ANN"
+    fire(find.on_change, Event(find))
+    (ann,) = by_key(v, "ledger-player-matches").controls
+    fire(ann.on_click, Event(ann))
+    assert by_key(v, "strike-dates").value == "2026-04-02"
+    assert "Strikes in window: 1" in visible_texts(v)
+    find.value = "nobody"
+    fire(find.on_change, Event(find))
+    assert "No player in the ledger matches “nobody”." in visible_texts(v)
+
+
 # --- ledger ---------------------------------------------------------------------------------------------
 
 def _choose_foul(v, ledger, ruleset, foul):

@@ -22,6 +22,7 @@ import flet as ft
 
 import handbook
 from handbook.core.model import Penalty
+from handbook.ledger import MAX_NAME
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.text import ref_label
@@ -45,8 +46,10 @@ from handbook.ui.widgets import (
     source_button,
     source_link,
     strike_status_controls,
+    refresh,
     switch_row,
-    yes_no,    tall_style,
+    tall_style,
+    yes_no,
 )
 
 from handbook.ui.calculator_parts import SOURCE_EDITION, card, edition_picker, notes_list, ruleset_picker, signed
@@ -489,11 +492,21 @@ class _StrikesScreen:
                 *passphrase_controls(self.ctx, autofocus=False)]
 
     def player_picker(self) -> list[ft.Control]:
-        """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger)."""
+        """"Ledger player": fills in a player's AZRM Strikes (for a session that may see the ledger).
+        A list of every player up to :data:`PICKER_LIMIT` of them; beyond, a box that finds the
+        player by part of the name (a season's ledger of thousands would be one list too long to
+        scroll, and too large to send to every judge who opens the screen)."""
         _ = self.ctx._
         players = self.ledger.players() if self.ledger is not None else []
         if not players:
             return []
+        if len(players) > PICKER_LIMIT:
+            self.matches = ft.Column(spacing=0, key="ledger-player-matches")
+            return [ft.TextField(
+                label=_("Ledger player"), on_change=self.find_player, text_size=BODY_SIZE,
+                key="ledger-player-find", helper_max_lines=3,
+                helper=_("Type part of the name; the player's AZRM Strikes are filled in from the ledger"),
+            ), self.matches]
         return [ft.Row([named(ft.Dropdown(
             label=_("Ledger player"), value=self.player if any(p.key == self.player for p in players) else None,
             options=[ft.DropdownOption(key=p.key, text=_player_label(self.ctx, p)) for p in players],
@@ -535,11 +548,35 @@ class _StrikesScreen:
         self.changed()
 
     def use_player(self, e) -> None:
-        key = e.control.value
+        self.fill_in(e.control.value)
+
+    def fill_in(self, key: str | None) -> None:
+        """The Strike dates of the ledger player ``key`` in the dates box."""
         if self.ledger is None or not key:
             return
         self.dates_box.value = "\n".join(d.isoformat() for d in self.ledger.strike_dates(key))
         self.changed()
+
+    def find_player(self, e) -> None:
+        """The players whose name (or club) holds what was typed, :data:`PICKER_MATCHES` at most,
+        each a button that fills in their Strikes."""
+        _ = self.ctx._
+        typed = " ".join((e.control.value or "").casefold().split())[:MAX_NAME]
+        found = [] if not typed or self.ledger is None else [
+            p for p in self.ledger.players() if typed in f"{p.name} {p.club or ''}".casefold()][:PICKER_MATCHES]
+
+        def pick(p):
+            def picked(e) -> None:
+                self.matches.controls = []
+                self.fill_in(p.key)
+                refresh(self.matches)
+            return picked
+
+        self.matches.controls = ([ft.TextButton(_player_label(self.ctx, p), on_click=pick(p), height=TOUCH,
+                                                key=f"ledger-player:{p.key}") for p in found] if found else
+                                 [ft.Text(_("No player in the ledger matches “{text}”.").format(text=typed),
+                                          size=SMALL_SIZE)] if typed else [])
+        refresh(self.matches)
 
     def open_picker(self, target: ft.TextField, *, append: bool) -> None:
         """A date picker that adds a Strike date (``append``) or sets the on date."""
@@ -556,6 +593,12 @@ class _StrikesScreen:
             first_date=datetime.datetime(2000, 1, 1), last_date=datetime.datetime(2100, 12, 31),
             current_date=datetime.datetime.now(),
             help_text=self.ctx._("Strike date") if append else self.ctx._("On date"), on_change=picked))
+
+
+#: players a ledger may hold for the strikes screen to list them all; beyond, it finds them by name
+PICKER_LIMIT = 60
+#: players a search by name shows at most
+PICKER_MATCHES = 8
 
 
 def _player_label(ctx: AppContext, p) -> str:
