@@ -211,3 +211,20 @@ def test_the_rive_script_is_answered_at_the_apps_origin(monkeypatch, tmp_path):
     monkeypatch.setattr(webclient, "_patched", {})
     again = webclient._rewritten_client()  # the copies kept in the cache serve the next start
     assert (webclient.RIVE_LOCAL + webclient.RIVE_SCRIPTS[0]) in again
+
+
+def test_serve_runs_again_on_the_c_allocator_once():
+    from handbook.__main__ import system_allocator_command
+
+    argv = ["/usr/bin/python3", "-m", "handbook", "serve", "--port", "8550"]
+    again = system_allocator_command(argv, {"PATH": "/bin"}, platform="linux", ignore_environment=False)
+    assert again == (argv, {"PATH": "/bin", "PYTHONMALLOC": "malloc"})
+    # once it runs so, or for another command, another system, an allocator the user chose, or
+    # an environment Python ignores (which would never end): nothing to do
+    assert system_allocator_command(argv, again[1], platform="linux", ignore_environment=False) is None
+    assert system_allocator_command(["python", "-m", "handbook", "check"], {}, platform="linux",
+                                    ignore_environment=False) is None
+    assert system_allocator_command(argv, {}, platform="darwin", ignore_environment=False) is None
+    assert system_allocator_command(argv, {"PYTHONMALLOC": "pymalloc_debug"}, platform="linux",
+                                    ignore_environment=False) is None
+    assert system_allocator_command(argv, {}, platform="linux", ignore_environment=True) is None
