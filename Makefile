@@ -44,7 +44,7 @@ pwa: $(STAMP) node mo
 
 ## serve the app on the bundled content at http://$(HOST):$(PORT) (no internet needed)
 run: $(STAMP) mo pyc
-	$(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
+	PYTHONMALLOC=malloc $(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist),
 ## then the real-browser and offline-PWA tests one at a time

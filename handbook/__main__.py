@@ -120,7 +120,9 @@ def system_allocator_command(orig_argv: list[str], environ: dict[str, str], *, p
     1 MiB arena as long as one object in it lives, so after 300 abrupt drops and their expiry the
     server stayed 60-80 MB above its idle figure with every session freed. On glibc's allocator
     the freed memory is handed back (``malloc_trim``, :mod:`handbook.ui.serving`, repair 4):
-    +9 MB (``tests/bench/test_attack_bench.py``)."""
+    +9 MB (``tests/bench/test_attack_bench.py``). Running once more costs a second import of
+    the package (about 0.3 s); ``make run`` starts the server with ``PYTHONMALLOC=malloc``
+    already set, and so does the test harness."""
     args = orig_argv[orig_argv.index("handbook") + 1:] if "handbook" in orig_argv else []
     if (not args or args[0] != "serve" or not platform.startswith("linux") or "PYTHONMALLOC" in environ
             or ignore_environment):

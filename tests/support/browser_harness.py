@@ -124,6 +124,9 @@ def start_server(data_dir: Path, log_path: Path, *, wait: bool = True) -> Server
     env["FLET_APP_STORAGE_DATA"] = str(data_dir)
     env["HANDBOOK_DATA_DIR"] = str(data_dir)
     env.setdefault("PYTHONUNBUFFERED", "1")
+    # as `make run` starts it: on the C library's allocator from the start (`serve` would
+    # otherwise run itself once more to get there; handbook.__main__.system_allocator_command)
+    env.setdefault("PYTHONMALLOC", "malloc")
     log = open(log_path, "ab")  # noqa: SIM115 - closed by stop_server
     started = time.monotonic()
     proc = subprocess.Popen(
