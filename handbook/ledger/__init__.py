@@ -18,7 +18,6 @@ naming the line (CSV, JSON syntax) or entry (JSON) and the reason, and nothing s
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime
 import io
@@ -77,6 +76,10 @@ class LedgerImportError(ValueError):
         self.problems = list(problems)
         more = "" if len(self.problems) == 1 else f" (and {len(self.problems) - 1} more problem(s))"
         super().__init__(f"{self.problems[0]}{more}; nothing was imported")
+
+    def __reduce__(self) -> tuple[type[LedgerImportError], tuple[list[str]]]:
+        # pickled whole: an import's own process hands it back (:mod:`handbook.ledger.isolated`)
+        return type(self), (self.problems,)
 
 
 #: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
@@ -201,11 +204,12 @@ class Ledger:
         return version is not None and self._snap is not None and self._snap.version == version
 
     def adopt(self, version: object, pairs: list[tuple[int, Record]],
-              unreadable: list[tuple[int, str]]) -> None:
+              unreadable: list[tuple[int, str]], players: list[Player] | None = None) -> None:
         """Take the records another process read (or wrote) for the data of ``version``, if that
-        is still the stored data: the next read need not parse them again."""
+        is still the stored data: the next read need not parse them again. ``players``: their
+        players as :meth:`players` lists them, when the other process worked them out too."""
         if version is not None and version == data_version(self.db):
-            self._snap = _Snapshot(version, pairs, unreadable)
+            self._snap = _Snapshot(version, pairs, unreadable, players)
             self.unreadable = unreadable
 
     def _all(self) -> list[tuple[int, Record]]:
@@ -490,12 +494,11 @@ class Ledger:
                 problems.append(f"{where}: {error}")
                 continue
             try:
-                rec = self._check_entry(raw, csv_text=csv_text, now=now)
+                rec = self._check_entry(raw, csv_text=csv_text, now=now, content_ids=seen_content)
             except _Bad as exc:
                 problems.append(f"{where}: {exc}")
             else:
-                if not rec.id:
-                    rec = _replace(rec, id=self._content_id(rec, seen_content))
+                if raw.get("id") in (None, ""):
                     derived.add(rec.id)
                 recs.append((where, rec))
             if len(problems) >= MAX_PROBLEMS:
@@ -510,26 +513,26 @@ class Ledger:
         return recs, derived
 
     @staticmethod
-    def _content_id(rec: Record, seen: dict[object, int | str]) -> str:
-        """An id for an entry that came without one, made from what it records (player, day,
-        ruleset, foul, penalty, points, Strike, note) and how many identical entries came
-        before it in the same file: importing the same file again finds the same ids and adds
-        nothing, while two identical fouls on one day stay two records. ``seen`` is the file's
-        own memo (the basis of each content, and its count)."""
-        content = (rec.player, rec.club, rec.date, rec.ruleset, rec.foul_id, rec.foul, rec.penalty, rec.points,
-                   rec.strike, rec.note)
+    def _content_id(content: tuple, seen: dict[object, int | str]) -> str:
+        """An id for an entry that came without one, made from what it records (``content``:
+        player, club, day, ruleset, foul id, foul, penalty, points, Strike, note) and how many
+        identical entries came before it in the same file: importing the same file again finds
+        the same ids and adds nothing, while two identical fouls on one day stay two records.
+        ``seen`` is the file's own memo (the basis of each content, and its count)."""
         basis = seen.get(content)
         if basis is None:
-            basis = seen[content] = json.dumps(
-                [_fold(rec.player_key), rec.date.isoformat(), rec.ruleset, rec.foul_id, rec.foul, rec.penalty,
-                 rec.points, rec.strike, rec.note], ensure_ascii=True)
+            player, club, day, *rest = content
+            basis = seen[content] = json.dumps([_fold(player_key(player, club)), day.isoformat(), *rest],
+                                               ensure_ascii=True)
         n = seen[basis] = int(seen.get(basis, 0)) + 1
         return _uuid5_hex(f"{basis}#{n}")
 
     def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool,
-                     now: datetime.datetime | None = None) -> Record:
-        """The record of one imported entry; its id ``""`` when the entry has none (the import
-        makes one from its content); ``now``: its ``created`` when it has none."""
+                     now: datetime.datetime | None = None,
+                     content_ids: dict[object, int | str] | None = None) -> Record:
+        """The record of one imported entry; ``now``: its ``created`` when it has none. An entry
+        without an id gets one made from its content (:meth:`_content_id`, ``content_ids`` its
+        memo) when a memo is given, else the id ``""``."""
         unknown = [k for k in raw if k not in FIELDS]
         if unknown:
             raise _Bad(f"unknown field(s) {', '.join(map(repr, unknown))}")
@@ -570,9 +573,11 @@ class Ledger:
             raise _Bad(str(exc)) from None
         note = _text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
         created = now if now is not None and raw.get("created") in (None, "") else _created(raw.get("created"))
-        return Record(id=rid, player=name, club=club, date=day, ruleset=ruleset, foul_id=row.id,
-                      foul=row.foul, penalty=penalty, kind=kind, points=points, strike=strike,
-                      note=note, created=created)
+        if not rid and content_ids is not None:  # made here: building the record twice cost 0.5 s a season
+            rid = self._content_id((name, club, day, ruleset, row.id, row.foul, penalty, points, strike, note),
+                                   content_ids)
+        return Record(rid, name, club, day, ruleset, row.id, row.foul, penalty, kind, points, strike, note,
+                      created)
 
 
 class _Snapshot:
@@ -580,13 +585,13 @@ class _Snapshot:
     out once: in date order, by player (folded :func:`player_key`), the players."""
 
     def __init__(self, version: object, pairs: list[tuple[int, Record]],
-                 unreadable: list[tuple[int, str]]) -> None:
+                 unreadable: list[tuple[int, str]], players: list[Player] | None = None) -> None:
         self.version = version
         self.pairs = pairs
         self.unreadable = unreadable
         self._ordered: list[Record] | None = None
         self._by_player: dict[str, list[Record]] | None = None
-        self._players: list[Player] | None = None
+        self._players = players
 
     def ordered(self) -> list[Record]:
         if self._ordered is None:
@@ -607,92 +612,12 @@ class _Snapshot:
 
     def players(self) -> list[Player]:
         if self._players is None:
-            out = []
             out = [_player_of(recs) for recs in self.by_player().values()]
             self._players = sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
         return self._players
 
 
-#: an import of a file larger than this (bytes) runs in a process of its own in the served app
-#: (:func:`import_isolated`); smaller ones take well under a second in a worker thread
-PROCESS_IMPORT_BYTES = 256 * 1024
-
-
-def _import_in_child(path: str, data: str | bytes, fmt: str | None, name: str
-                     ) -> tuple[ImportResult, tuple[object, list, list] | None]:
-    """In a process of its own: the import, and the records of the ledger as it left them. The
-    process runs at a lower priority (:data:`IMPORT_NICENESS`): the judges using the app are
-    answered first, the import takes what is left of the processor."""
-    import os
-
-    from handbook.storage import open_db
-
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(IMPORT_NICENESS)
-    ledger = Ledger(open_db(path))
-    result = ledger.import_text(data, fmt, name=name)  # type: ignore[arg-type]
-    snap = ledger._snap  # noqa: SLF001
-    # records as plain tuples: unpickled in C on the server's side, where a dataclass's own
-    # unpickling would hold the interpreter for seconds while other sessions wait
-    result = ImportResult(result.added, result.skipped, ())
-    return result, ((snap.version, [(i, _fields(r)) for i, r in snap.pairs], snap.unreadable)
-                    if snap is not None else None)
-
-
-def _fields(rec: Record) -> tuple:
-    return tuple(getattr(rec, f) for f in Record.__slots__)
-
-
-#: how much lower the priority of an import's own process is (``os.nice``; 0 to 19)
-IMPORT_NICENESS = 10
-#: records rebuilt between two turns of the server's event loop (:func:`import_isolated`)
-REBUILD_CHUNK = 2000
-
-
-async def import_isolated(ledger: Ledger, data: str | bytes, fmt: Literal["json", "csv"] | None = None,
-                          name: str = "") -> ImportResult:
-    """:meth:`Ledger.import_text` without holding up the served app's other sessions.
-
-    Checking and storing 60,000 records is seconds of pure Python; in a thread of the server's
-    process it holds the interpreter's lock and every other session waits with it. A file over
-    :data:`PROCESS_IMPORT_BYTES` is therefore imported in a process of its own (``spawn``; the
-    data file's lock keeps it safe against the server's own writes), and the records it stored
-    are handed back so the next screen does not parse them again. Smaller files, the browser
-    build (Pyodide) and storages that are not a file are imported in a worker thread
-    (:func:`handbook.storage.off_loop`). Raises what :meth:`Ledger.import_text` raises. (From a
-    process of its own, ``records`` of the result is empty when the ledger changed meanwhile.)"""
-    import asyncio
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from handbook.storage import is_web, off_loop
-
-    size = len(data) if isinstance(data, bytes) else len(data)
-    path = getattr(ledger.db.storage, "path", None)
-    if is_web() or path is None or size <= PROCESS_IMPORT_BYTES or size > MAX_IMPORT_BYTES * 4:
-        return await off_loop(ledger.import_text, data, fmt, name)
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    ledger._snapshot()  # noqa: SLF001 - the records as they stand, for the readers meanwhile
-    ledger._importing += 1  # noqa: SLF001
-    try:
-        try:
-            result, snap = await asyncio.get_running_loop().run_in_executor(
-                pool, _import_in_child, str(path), data, fmt, name)
-        finally:
-            pool.shutdown(wait=False)
-        if snap is not None:
-            version, rows, unreadable = snap
-            pairs: list[tuple[int, Record]] = []
-            for start in range(0, len(rows), REBUILD_CHUNK):  # other sessions answered in between
-                pairs.extend((i, Record(*fields)) for i, fields in rows[start:start + REBUILD_CHUNK])
-                await asyncio.sleep(0)
-            ledger.adopt(version, pairs, unreadable)
-            # the records the import added are the last ones it stored
-            result = ImportResult(result.added, result.skipped,
-                                  tuple(r for _, r in pairs[len(pairs) - result.added:]))
-    finally:
-        ledger._importing -= 1  # noqa: SLF001
-    return result
-
-
+# the large import in a process of its own (imports Ledger from here, so it comes last)
+from handbook.ledger.isolated import (  # noqa: E402, F401
+    IMPORT_NICENESS, PROCESS_IMPORT_BYTES, REBUILD_CHUNK, import_isolated,
+)

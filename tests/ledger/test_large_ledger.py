@@ -5,6 +5,9 @@ parsed yet are read in a worker thread while the screen says so."""
 from __future__ import annotations
 
 import asyncio
+import os
+
+import pytest
 
 from tests.support.ledgerhelpers import by_key, visible_texts, walk
 
@@ -80,22 +83,54 @@ def test_a_large_import_runs_in_a_process_of_its_own(tmp_path, library, monkeypa
     """In a thread, 60,000 records held the interpreter's lock for tens of seconds and every
     other session waited; a large file is imported by another process, and what it stored is
     handed back without parsing the file again."""
-    from handbook import ledger as ledger_mod
-    from handbook.ledger import Ledger
+    from handbook.ledger import Ledger, isolated
     from handbook.storage import open_db
 
     led = Ledger(open_db(tmp_path / "ledger.json"), library)
     text = "player,date,ruleset,foul\n" + "".join(f"P{i},2026-04-01,azrm,{NOTEN}\n" for i in range(300))
-    monkeypatch.setattr(ledger_mod, "PROCESS_IMPORT_BYTES", 1024)
+    monkeypatch.setattr(isolated, "PROCESS_IMPORT_BYTES", 1024)
     in_this_process: list = []
     monkeypatch.setattr(Ledger, "import_text", lambda *a, **k: in_this_process.append(a))
-    result = asyncio.run(ledger_mod.import_isolated(led, text.encode(), name="season.csv"))
+    result = asyncio.run(isolated.import_isolated(led, text.encode(), name="season.csv"))
     assert in_this_process == []
     assert result.added == 300
     assert led.ready() and len(led.players()) == 300
     # the records handed back are the ledger's own, the ones added named in the result
     assert [r.player for r in result.records] == [f"P{i}" for i in range(300)]
     assert set(result.records) == set(led.records())
+    # and its players, as the import's process listed them, are the ones the file holds
+    assert led.players() == Ledger(open_db(tmp_path / "ledger.json"), library).players()
+
+
+def test_the_import_process_runs_on_pythons_own_allocator_and_finds_the_package():
+    """The server runs on the C library's allocator; the import's process must not (63,549
+    records took 10.5 s there against 8.8 s), and it imports the same ``handbook`` whatever the
+    working folder."""
+    from pathlib import Path
+
+    import handbook
+    from handbook.ledger.isolated import child_environ
+
+    env = child_environ({"PYTHONMALLOC": "malloc", "PATH": "/bin", "PYTHONPATH": "/x"})
+    assert "PYTHONMALLOC" not in env and env["PATH"] == "/bin"
+    root = str(Path(handbook.__file__).resolve().parents[1])
+    assert env["PYTHONPATH"].split(os.pathsep) == [root, "/x"]
+
+
+def test_a_refused_file_is_refused_from_the_import_process_too(tmp_path, library, monkeypatch):
+    """The import's process hands its error back: the judge sees the same line and reason, and
+    nothing stored changes."""
+    from handbook.ledger import Ledger, LedgerImportError, isolated
+    from handbook.storage import open_db
+
+    led = Ledger(open_db(tmp_path / "ledger.json"), library)
+    led.add("Ann", "2026-04-01", "azrm", NOTEN)
+    rows = "".join(f"P{i},2026-04-01,azrm,{NOTEN}\n" for i in range(200))
+    text = "player,date,ruleset,foul\n" + rows + "Bob,not a date,azrm,x\n"
+    monkeypatch.setattr(isolated, "PROCESS_IMPORT_BYTES", 1024)
+    with pytest.raises(LedgerImportError, match="line 202"):
+        asyncio.run(isolated.import_isolated(led, text.encode(), name="season.csv"))
+    assert [r.player for r in Ledger(open_db(tmp_path / "ledger.json"), library).records()] == ["Ann"]
 
 
 def test_while_another_process_imports_readers_keep_the_records_as_they_stood(tmp_path, library):
