@@ -9,7 +9,7 @@ records as it left them, so the next screen does not parse the file again.
 The child runs on Python's own allocator: the server runs on the C library's
 (``PYTHONMALLOC=malloc``, :func:`handbook.__main__.system_allocator_command`) so that memory freed
 by dropped sessions goes back to the system, but an import allocates millions of small objects
-and pymalloc does that about a fifth faster (63,549 records: 8.8 s against 10.5 s). The child's
+and pymalloc does that faster (``docs/benchmarks.md``). The child's
 environment is therefore the server's without ``PYTHONMALLOC`` (:func:`child_environ`).
 """
 
