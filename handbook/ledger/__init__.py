@@ -46,7 +46,7 @@ from handbook.ledger.fields import (  # noqa: F401
     split_player_key, _Bad, _csv_line, _ID_RE,
 )
 from handbook.ledger.records import (  # noqa: F401
-    _DOC_OPTIONAL, _IMPORT_NS, STRIKE_RULESET, ImportResult, Player, Record, _from_doc, _is_strike,
+    _DOC_OPTIONAL, _IMPORT_NS, STRIKE_RULESET, ContentIds, ImportResult, Player, Record, _from_doc, _is_strike,
     _player_of, _replace, _uuid5_hex, export_name, strike_dates_of,
 )
 
@@ -485,7 +485,7 @@ class Ledger:
         :class:`LedgerImportError` listing up to ``MAX_PROBLEMS`` problems (ids twice included)."""
         problems: list[str] = []
         recs: list[tuple[str, Record]] = []
-        seen_content: dict[object, int | str] = {}
+        content_ids = ContentIds()
         derived: set[str] = set()
         # one clock reading for the records that come without "created": one import, one moment
         now = _created(None)
@@ -494,7 +494,7 @@ class Ledger:
                 problems.append(f"{where}: {error}")
                 continue
             try:
-                rec = self._check_entry(raw, csv_text=csv_text, now=now, content_ids=seen_content)
+                rec = self._check_entry(raw, csv_text=csv_text, now=now, content_ids=content_ids)
             except _Bad as exc:
                 problems.append(f"{where}: {exc}")
             else:
@@ -512,27 +512,12 @@ class Ledger:
             raise LedgerImportError(problems[:MAX_PROBLEMS])
         return recs, derived
 
-    @staticmethod
-    def _content_id(content: tuple, seen: dict[object, int | str]) -> str:
-        """An id for an entry that came without one, made from what it records (``content``:
-        player, club, day, ruleset, foul id, foul, penalty, points, Strike, note) and how many
-        identical entries came before it in the same file: importing the same file again finds
-        the same ids and adds nothing, while two identical fouls on one day stay two records.
-        ``seen`` is the file's own memo (the basis of each content, and its count)."""
-        basis = seen.get(content)
-        if basis is None:
-            player, club, day, *rest = content
-            basis = seen[content] = json.dumps([_fold(player_key(player, club)), day.isoformat(), *rest],
-                                               ensure_ascii=True)
-        n = seen[basis] = int(seen.get(basis, 0)) + 1
-        return _uuid5_hex(f"{basis}#{n}")
-
     def _check_entry(self, raw: Mapping[str, Any], *, csv_text: bool,
                      now: datetime.datetime | None = None,
-                     content_ids: dict[object, int | str] | None = None) -> Record:
+                     content_ids: ContentIds | None = None) -> Record:
         """The record of one imported entry; ``now``: its ``created`` when it has none. An entry
-        without an id gets one made from its content (:meth:`_content_id`, ``content_ids`` its
-        memo) when a memo is given, else the id ``""``."""
+        without an id gets one made from its content by ``content_ids`` (the file's
+        :class:`~handbook.ledger.records.ContentIds`) when given, else the id ``""``."""
         unknown = [k for k in raw if k not in FIELDS]
         if unknown:
             raise _Bad(f"unknown field(s) {', '.join(map(repr, unknown))}")
@@ -574,8 +559,7 @@ class Ledger:
         note = _text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
         created = now if now is not None and raw.get("created") in (None, "") else _created(raw.get("created"))
         if not rid and content_ids is not None:  # made here: building the record twice cost 0.5 s a season
-            rid = self._content_id((name, club, day, ruleset, row.id, row.foul, penalty, points, strike, note),
-                                   content_ids)
+            rid = content_ids((name, club, day, ruleset, row.id, row.foul, penalty, points, strike, note))
         return Record(rid, name, club, day, ruleset, row.id, row.foul, penalty, kind, points, strike, note,
                       created)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 import re
 import uuid
 from collections.abc import Iterable, Mapping
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handbook.ledger.fields import (
-    _Bad, _short, csv_cell, player_key,
+    _Bad, _fold, _short, csv_cell, player_key,
 )
 
 #: the one ruleset whose records can be Strikes (AZRM §1.4)
@@ -112,6 +113,27 @@ def _uuid5_hex(name: str) -> str:
     digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
     digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
     return digest.hex()
+
+
+class ContentIds:
+    """Ids for the entries of one imported file that came without one, made from what each
+    records and how many identical entries came before it in the same file: importing the same
+    file again finds the same ids and adds nothing, while two identical fouls on one day stay two
+    records. Call it with ``(player, club, day, ruleset, foul id, foul, penalty, points, Strike,
+    note)``; it returns a 32-digit hex id (a UUID 5)."""
+
+    def __init__(self) -> None:
+        self.bases: dict[tuple, str] = {}  # content -> the text its ids are made from
+        self.counts: dict[str, int] = {}  # that text -> entries with it so far
+
+    def __call__(self, content: tuple) -> str:
+        basis = self.bases.get(content)
+        if basis is None:
+            player, club, day, *rest = content
+            basis = self.bases[content] = json.dumps([_fold(player_key(player, club)), day.isoformat(), *rest],
+                                                     ensure_ascii=True)
+        n = self.counts[basis] = self.counts.get(basis, 0) + 1
+        return _uuid5_hex(f"{basis}#{n}")
 
 
 def _is_strike(r: Record) -> bool:
