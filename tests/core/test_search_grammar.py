@@ -45,6 +45,15 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("north tipped over easts hand, 3 tiles visible", "exposing tiles from an opponent's hand or from the dead wall"),
     ("he grabbed a tile out of his neighbour's hand", "exposing tiles from an opponent's hand or from the dead wall"),
     ("flipped two dead wall tiles by accident", "exposing tiles from an opponent's hand or from the dead wall"),
+    ("the player in riichi said chii and showed two tiles", "calling during riichi"),
+    ("after declaring riichi he ponned a dragon", "calling during riichi"),
+    ("立直中にチーした", "calling during riichi"),
+    ("once West said ron, North drew anyway", "playing after the end of the kyoku"),
+    ("after the tsumo, East discarded another tile", "playing after the end of the kyoku"),
+    ("ツモ和了の後で対面が牌を引いた", "playing after the end of the kyoku"),
+    ("we paid 3900 but the next hand found out it was 2600", "scoring and payment errors corrected as soon as discovered"),
+    ("wrong score noticed after the hanchan", "scoring and payment errors corrected as soon as discovered"),
+    ("支払いの間違いに後で気づいた", "scoring and payment errors corrected as soon as discovered"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -54,6 +63,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "noten riichi, is that a dead hand?", "called pon. later he was found to have a dead hand",
     "tsumo, then discarded by mistake", "dead hand", "what is a dead hand", "打牌せずにツモった",
     "west showed hand before east at draw", "East knocked over his hand", "pon, then the next player drew",
+    "pon, then riichi", "declared riichi after pon", "riichi and tsumo", "can I call kan after riichi", "ron, then tsumo is wrong",
+    "drew a tile, then said tsumo", "scored 8000 points", "how are points paid for a mangan",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

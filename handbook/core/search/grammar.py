@@ -21,7 +21,16 @@ The structures, each matched by its shape rather than its spelling:
 * *tiles exposed that are not the player's own* -- another seat's or an opponent's hand or tiles
   ("tipped over East's hand", "drew a tile out of his opponent's hand") or the dead wall, with a
   word of exposing (flipped, knocked, visible, drew, grabbed) -- EMA RCR §3.4.7's "exposing tiles
-  from an opponent's hand or from the dead wall" (a dead hand there, not the revealed-tiles row).
+  from an opponent's hand or from the dead wall" (a dead hand there, not the revealed-tiles row);
+* *a call by a player in riichi* -- the state (in riichi, a riichi player, after declaring riichi;
+  リーチ者, リーチ後, 立直中), then within the sentence a pon or chii ("player in riichi called pon
+  on the dealer's discard", リーチ者がポンと発声した) -- calling during riichi (AZRM §6.4);
+* *play after the hand has ended* -- a win declared, then a draw or a discard ("after the dealer
+  declared tsumo, South drew the next tile", ロンの発声の後にツモった) -- playing after the end of
+  the kyoku (AZRM §7.2, WRC 2025);
+* *a payment or score found wrong afterwards* -- a payment or a score, and its being found out
+  later ("paid 7700, two hands later we worked out it was 5200", 支払いが済んでしまった) -- the
+  rule that scoring and payment errors are corrected as soon as they are discovered (AZRM §9.3).
 
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
@@ -70,6 +79,23 @@ _OTHERS_TILES = re.compile(
 _EXPOSED = re.compile(r"(?<![a-z])(?:flip\w*|knock\w*|tip\w*|turn\w*|reveal\w*|expos\w*|show\w*|visible|saw|seen|"
                       r"fell|fall\w*|drop\w*|drew|draw\w*|took|grab\w*|looked)(?![a-z])|見え|倒し|めくっ|見せ|落と")
 
+# a player in riichi (the state), then a pon or a chii (a kan can be allowed: AZRM §6.6); "declared
+# riichi after pon" is riichi with an open hand
+_IN_RIICHI = (r"(?:\bin\s+riichi|\briichi\s+player|\bafter\s+(?:\w+\s+){0,2}riichi|\b(?:declared|called|in\s+a)\s+riichi"
+              r"|\bunder\s+riichi|\briichi(?:'?d|ed)\b|りーち者|りーち後|りーち中|りーちした|立直者|立直後|立直中)")
+_RIICHI_THEN_CALL = re.compile(
+    rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z])(?:pon|pong|ponned|chii|chi|chow)(?![a-z])|ぽん|ちー)")
+# a win declared, then a draw or a discard by someone: play after the end of the hand
+_WIN_THEN_PLAY = re.compile(
+    r"\b(?:after|once|when)\b[^.;?]{0,30}?(?<![a-z])(?:ron|tsumo|mahjong|agari)(?![a-z])[^.;?]{0,50}?"
+    r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b)"
+    r"|(?:ろん|つも|和了|あがり)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
+# a payment or a score, found wrong afterwards
+_PAID = r"(?:\bpa(?:id|yed|yment|yments)\b|\bpaying\b|\bscor(?:e|es|ing)\b|\bpoints\b|支払|点数|精算)"
+_LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|round)\b|\b(?:worked|found)\s+out\b"
+          r"|\bdiscovered\b|\bnoticed\b|\balready\s+(?:started|paid|payed)\b|済んで|済ん|後で|後から|気づ)")
+_PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.。;?]{{0,40}}?{_PAID}")
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -80,6 +106,11 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
+    (("riichi", "りーち", "立直"), _RIICHI_THEN_CALL, "calling during riichi"),
+    (("ron", "tsumo", "mahjong", "agari", "ろん", "つも", "和了", "あがり"), _WIN_THEN_PLAY,
+     "playing after the end of the kyoku"),
+    (("pa", "scor", "points", "支払", "点数", "精算"), _PAID_FOUND_LATER,
+     "scoring and payment errors corrected as soon as discovered"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
 #: player's own, exposed
