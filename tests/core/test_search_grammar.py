@@ -54,6 +54,11 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("we paid 3900 but the next hand found out it was 2600", "scoring and payment errors corrected as soon as discovered"),
     ("wrong score noticed after the hanchan", "scoring and payment errors corrected as soon as discovered"),
     ("支払いの間違いに後で気づいた", "scoring and payment errors corrected as soon as discovered"),
+    ("pon laid out as 5m 5m 6m", "invalid group"),
+    ("chi meld exposed 2m 3m 5m", "invalid group"),
+    ("kan laid out as 6p 6p 6p 7p", "invalid group"),
+    ("ポンで5m5m6mを晒した", "invalid group"),
+    ("chii 3m 4m 6p", "invalid group"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -65,6 +70,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "west showed hand before east at draw", "East knocked over his hand", "pon, then the next player drew",
     "pon, then riichi", "declared riichi after pon", "riichi and tsumo", "can I call kan after riichi", "ron, then tsumo is wrong",
     "drew a tile, then said tsumo", "scored 8000 points", "how are points paid for a mangan",
+    "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
+    "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -30,7 +30,10 @@ The structures, each matched by its shape rather than its spelling:
   the kyoku (AZRM §7.2, WRC 2025);
 * *a payment or score found wrong afterwards* -- a payment or a score, and its being found out
   later ("paid 7700, two hands later we worked out it was 5200", 支払いが済んでしまった) -- the
-  rule that scoring and payment errors are corrected as soon as they are discovered (AZRM §9.3).
+  rule that scoring and payment errors are corrected as soon as they are discovered (AZRM §9.3);
+* *a called group that is not one* -- a pon, chii or kan and, right after it, the tiles written
+  out that do not make that group ("pon laid out as 5m 5m 6m", "chi meld exposed 2m 3m 5m",
+  ポンで5m5m6mを晒した) -- an invalid group (AZRM §5.1, EMA RCR, WRC 2025).
 
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
@@ -96,6 +99,46 @@ _LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|rou
           r"|\bdiscovered\b|\bnoticed\b|\balready\s+(?:started|paid|payed)\b|済んで|済ん|後で|後から|気づ)")
 _PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.。;?]{{0,40}}?{_PAID}")
 
+# a group's tiles written out: "5m 5m 6m", "5m5m6m", "2-3-5m", "556m" (three or four of one suit)
+_GROUP = re.compile(r"(?<![0-9a-z.])((?:[1-9][mps][\s,/-]*){2,3}[1-9][mps]|(?:[1-9][\s,/-]*){2,3}[1-9][mps]|[1-9]{3,4}[mps])(?![0-9a-z])")
+_MELD_CALL = re.compile(r"(?<![a-z])(pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|kong)(?![a-z])|(ぽん|ちー|かん)")
+
+
+def _group_tiles(written: str) -> list[tuple[int, str]] | None:
+    """``"5m 5m 6m"`` -> ``[(5, "m"), (5, "m"), (6, "m")]``; ``"556m"`` and ``"2-3-5m"`` take the
+    one suit given last; None when the suits are mixed in a way that names no group."""
+    tiles = re.findall(r"([1-9]+)([mps])?", written.replace(" ", "").replace(",", "").replace("/", "").replace("-", ""))
+    out: list[tuple[int, str]] = []
+    pending: list[int] = []
+    for digits, suit in tiles:
+        pending += [int(c) for c in digits]
+        if suit:
+            out += [(n, suit) for n in pending]
+            pending = []
+    return out if not pending and 3 <= len(out) <= 4 else None
+
+
+def _invalid_group(folded: str) -> bool:
+    """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
+    for call in _MELD_CALL.finditer(folded):
+        group = _GROUP.search(folded, call.end(), call.end() + 30)
+        if group is None or re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", folded[call.end():group.start()]):
+            continue
+        tiles = _group_tiles(group.group(1))
+        if tiles is None:
+            continue
+        word = call.group(0)
+        numbers = sorted(n for n, _ in tiles)
+        one_suit = len({suit for _, suit in tiles}) == 1
+        if word.startswith(("pon", "pong", "kan", "kong", "ぽん", "かん")):
+            valid = one_suit and len(set(numbers)) == 1 and len(tiles) == (4 if word.startswith(("kan", "kong", "かん")) else 3)
+        else:
+            valid = one_suit and len(tiles) == 3 and numbers == list(range(numbers[0], numbers[0] + 3))
+        if not valid:
+            return True
+    return False
+
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -127,6 +170,8 @@ def concepts(folded: str) -> list[str]:
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
               if first.search(folded) and second.search(folded) and fold(words) not in folded]
+    if any(c.isdigit() for c in folded) and "invalid group" not in folded and _invalid_group(folded):
+        found.append("invalid group")
     return found
 
 
