@@ -163,12 +163,11 @@ def weigh_steps(index, r: Ranking) -> None:
         return
     if _QUESTION.search(r.q):  # "do I have to say tenpai?": asks, does not say what was done
         said = (frozenset(), said[1])
-    docs = index.docs
+    row_steps = index.row_steps()
     for d in r.scores:
-        doc = docs[d]
-        if doc.hit.kind == "penalty":
-            f = step_factor(said, steps(fold(doc.hit.title)), match=W.step_match,
-                            contradiction=W.step_contradiction)
+        done = row_steps.get(d)
+        if done is not None:
+            f = step_factor(said, done, match=W.step_match, contradiction=W.step_contradiction)
             if f != 1.0:
                 r.factors[d] = f
 
@@ -218,6 +217,15 @@ class _Ranking:
         for stage in STAGES:
             stage(self, r)
         return r.out
+
+    def row_steps(self) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
+        """Each penalty row's steps, read from its foul's title once per index (not through the
+        query's cache, which a day of new incidents would turn over)."""
+        found = self.__dict__.get("_row_steps")
+        if found is None:
+            found = self.__dict__["_row_steps"] = {
+                d: steps(fold(doc.hit.title)) for d, doc in enumerate(self.docs) if doc.hit.kind == "penalty"}
+        return found
 
     def mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
