@@ -33,11 +33,12 @@ ROUND3D_FILE = EVAL_DIR / "search_eval_round3d.toml"
 ROUND3E_FILE = EVAL_DIR / "search_eval_round3e.toml"
 ROUND3F_FILE = EVAL_DIR / "search_eval_round3f.toml"
 ROUND3G_FILE = EVAL_DIR / "search_eval_round3g.toml"
+ROUND3H_FILE = EVAL_DIR / "search_eval_round3h.toml"
 #: the newest split: the one the page benchmark types (tests/bench/test_search_page_bench.py)
-NEWEST_FILE = ROUND3G_FILE
+NEWEST_FILE = ROUND3H_FILE
 #: the splits, in the order they were written
 SPLITS = ("dev", "heldout", "blind", "unseen", "fresh", "sealed", "final", "last", "check", "round3", "round3b",
-          "round3c", "round3d", "round3e", "round3f", "round3g")
+          "round3c", "round3d", "round3e", "round3f", "round3g", "round3h")
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ def load_cases(path: Path | None = None) -> list[Case]:
     """The cases of ``path``, or of every evaluation file when it is None."""
     cases = []
     for one in (EVAL_FILE, UNSEEN_FILE, FRESH_FILE, SEALED_FILE, FINAL_FILE, LAST_FILE, CHECK_FILE,
-                                ROUND3_FILE, ROUND3B_FILE, ROUND3C_FILE, ROUND3D_FILE, ROUND3E_FILE, ROUND3F_FILE, ROUND3G_FILE) if path is None else (path,):
+                                ROUND3_FILE, ROUND3B_FILE, ROUND3C_FILE, ROUND3D_FILE, ROUND3E_FILE, ROUND3F_FILE, ROUND3G_FILE,
+                                ROUND3H_FILE) if path is None else (path,):
         with open(one, "rb") as fh:
             doc = tomllib.load(fh)
         cases += [Case(c["query"], c["lang"], c["split"], {rs: frozenset(v) for rs, v in c["expect"].items()})
