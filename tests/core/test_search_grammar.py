@@ -59,6 +59,16 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("kan laid out as 6p 6p 6p 7p", "invalid group"),
     ("ポンで5m5m6mを晒した", "invalid group"),
     ("chii 3m 4m 6p", "invalid group"),
+    ("pon, then riichi", "riichi with an open hand"),
+    ("declared riichi after pon", "riichi with an open hand"),
+    ("he has a chi on the table and said reach", "riichi with an open hand"),
+    ("ポンしてリーチした", "riichi with an open hand"),
+    ("west drew a tile when it was my turn", "playing out of turn"),
+    ("north drew before west had discarded", "playing out of turn"),
+    ("pon and ron on the same tile, which one counts", "simultaneous calls priority of calls"),
+    ("チーとポンが同時だった", "simultaneous calls priority of calls"),
+    ("the hand ended in ryuukyoku and South drew another tile", "playing after the end of the kyoku"),
+    ("流局後に次のツモ牌を取った", "playing after the end of the kyoku"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -68,8 +78,9 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "noten riichi, is that a dead hand?", "called pon. later he was found to have a dead hand",
     "tsumo, then discarded by mistake", "dead hand", "what is a dead hand", "打牌せずにツモった",
     "west showed hand before east at draw", "East knocked over his hand", "pon, then the next player drew",
-    "pon, then riichi", "declared riichi after pon", "riichi and tsumo", "can I call kan after riichi", "ron, then tsumo is wrong",
+    "riichi and tsumo", "can I call kan after riichi", "ron, then tsumo is wrong",
     "drew a tile, then said tsumo", "scored 8000 points", "how are points paid for a mangan",
+    "can you pon after riichi", "ron on the same tile twice", "riichi then pon", "drew a tile, then discarded",
     "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
     "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
 ])

@@ -33,7 +33,17 @@ The structures, each matched by its shape rather than its spelling:
   rule that scoring and payment errors are corrected as soon as they are discovered (AZRM §9.3);
 * *a called group that is not one* -- a pon, chii or kan and, right after it, the tiles written
   out that do not make that group ("pon laid out as 5m 5m 6m", "chi meld exposed 2m 3m 5m",
-  ポンで5m5m6mを晒した) -- an invalid group (AZRM §5.1, EMA RCR, WRC 2025).
+  ポンで5m5m6mを晒した) -- an invalid group (AZRM §5.1, EMA RCR, WRC 2025);
+* *riichi after an open call* -- a pon or chii, then riichi ("had called pon earlier and then
+  said reach", ポンしてリーチ) -- riichi with an open hand (AZRM §6.3);
+* *a draw out of turn* -- a draw, then whose turn it was or that the player before had not
+  discarded ("drew a tile when it was actually my turn", "drew ... North hadn't even discarded")
+  -- playing out of turn (AZRM §2.5);
+* *two calls at once* -- two different calls on one tile or at one time ("pon and ron at the
+  same time", "my chii and West's pon on the same tile") -- the priority of calls (AZRM §3.2,
+  EMA RCR §3.3.1).
+The end of a hand for play after it includes an exhaustive draw ("the hand ended in ryuukyoku
+and South drew another tile", 流局後にツモった).
 
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
@@ -89,10 +99,38 @@ _IN_RIICHI = (r"(?:\bin\s+riichi|\briichi\s+player|\bafter\s+(?:\w+\s+){0,2}riic
 _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z])(?:pon|pong|ponned|chii|chi|chow)(?![a-z])|ぽん|ちー)")
 # a win declared, then a draw or a discard by someone: play after the end of the hand
+_END = r"(?:ron|tsumo|mahjong|agari|ryuu?kyoku|exhaustive\s+draw)"
+_PLAYED = r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b)"
 _WIN_THEN_PLAY = re.compile(
-    r"\b(?:after|once|when)\b[^.;?]{0,30}?(?<![a-z])(?:ron|tsumo|mahjong|agari)(?![a-z])[^.;?]{0,50}?"
-    r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b)"
-    r"|(?:ろん|つも|和了|あがり)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
+    rf"\b(?:after|once|when)\b[^.;?]{{0,30}}?(?<![a-z]){_END}(?![a-z])[^.;?]{{0,50}}?{_PLAYED}"
+    rf"|\b(?:hand|kyoku|round)\s+(?:had\s+)?ended\b[^.;?]{{0,40}}?{_PLAYED}"
+    r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
+# an open call, then riichi (the reverse of a call by a player in riichi)
+_CALL_THEN_RIICHI = re.compile(
+    r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|open\s+kan|daiminkan)(?![a-z])[^.;?]{0,40}?"
+    r"\b(?:then|later|afterwards|and|but)\b[^.;?]{0,30}?(?<![a-z])(?:riichi|reach|declared\s+riichi)(?![a-z])"
+    r"|\b(?:riichi|reach)\b[^.;?]{0,20}?\bafter\s+(?:\w+\s+){0,2}(?:pon|chii|chi|calling|a\s+call|an\s+open)"
+    r"|(?:ぽん|ちー|鳴いて|鳴き)[^。]{0,15}?(?:りーち|立直)")
+# a draw out of turn: a draw, then whose turn it was (or that the player before had not discarded)
+_DRAW_OUT_OF_TURN = re.compile(
+    r"\b(?:drew|draws|drawn|took|grabbed|picked)\b[^.;?]{0,80}?"
+    r"(?:\bwhen\s+it\s+was\s+(?:actually\s+|really\s+)?(?:\w+'?s|my|his|her|their)\s+turn"
+    r"|\bnot\s+(?:yet\s+)?(?:his|her|their|my)\s+turn"
+    r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
+    r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
+# two calls on one discard at the same time: which call has priority
+_CALL_WORD = re.compile(r"(?<![a-z])(pon|pong|chii|chi|chow|ron|kan)(?![a-z])|(ぽん|ちー|ろん|かん)")
+_AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
+                      r"|同時|同じ牌")
+_KIND = {"pong": "pon", "chi": "chii", "chow": "chii", "ぽん": "pon", "ちー": "chii", "ろん": "ron", "かん": "kan"}
+
+
+def _calls_at_once(folded: str) -> bool:
+    """Two different calls (pon and chii, ron and pon) said to be on one tile or at one time."""
+    kinds = {_KIND.get(m.group(0), m.group(0)) for m in _CALL_WORD.finditer(folded)}
+    return len(kinds) >= 2 and _AT_ONCE.search(folded) is not None
+
+
 # a payment or a score, found wrong afterwards
 _PAID = r"(?:\bpa(?:id|yed|yment|yments)\b|\bpaying\b|\bscor(?:e|es|ing)\b|\bpoints\b|支払|点数|精算)"
 _LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|round)\b|\b(?:worked|found)\s+out\b"
@@ -150,10 +188,13 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
     (("riichi", "りーち", "立直"), _RIICHI_THEN_CALL, "calling during riichi"),
-    (("ron", "tsumo", "mahjong", "agari", "ろん", "つも", "和了", "あがり"), _WIN_THEN_PLAY,
+    (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
+      "りゅうきょく"), _WIN_THEN_PLAY,
      "playing after the end of the kyoku"),
     (("pa", "scor", "points", "支払", "点数", "精算"), _PAID_FOUND_LATER,
      "scoring and payment errors corrected as soon as discovered"),
+    (("riichi", "reach", "りーち", "立直"), _CALL_THEN_RIICHI, "riichi with an open hand"),
+    (("drew", "draws", "drawn", "took", "grabbed", "picked"), _DRAW_OUT_OF_TURN, "playing out of turn"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
 #: player's own, exposed
@@ -172,6 +213,8 @@ def concepts(folded: str) -> list[str]:
               if first.search(folded) and second.search(folded) and fold(words) not in folded]
     if any(c.isdigit() for c in folded) and "invalid group" not in folded and _invalid_group(folded):
         found.append("invalid group")
+    if "priority of calls" not in folded and _calls_at_once(folded):
+        found.append("simultaneous calls priority of calls")
     return found
 
 
