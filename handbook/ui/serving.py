@@ -82,6 +82,18 @@ def _disconnect_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def _wrap(owner: type, name: str, make: Callable[[Any], Any]) -> bool:
+    """Replace ``owner.name`` by ``make(original)`` unless one of these wrappers is there already
+    (marked ``handbook_wrapper``); True when it was put in place now."""
+    original = getattr(owner, name)
+    if getattr(original, "handbook_wrapper", False):
+        return False
+    wrapper = make(original)
+    wrapper.handbook_wrapper = True
+    setattr(owner, name, wrapper)
+    return True
+
+
 def install_session_release() -> bool:
     """Wrap ``FletApp.handle`` so that a session whose socket dropped while the server was
     sending is disconnected (and so expires) like any other (see the module's docstring, 1).
@@ -91,19 +103,18 @@ def install_session_release() -> bool:
         from flet_web.fastapi.flet_app_manager import app_manager
     except ImportError:  # pragma: no cover - flet-web is what serves the app
         return False
-    original = FletApp.handle
-    if getattr(original, "handbook_release", False):
-        return True
     dropped = _disconnect_errors()
 
-    async def handle(self: Any, websocket: Any) -> None:
-        try:
-            await original(self, websocket)
-        except dropped as exc:
-            await release(self, exc)
-        except Exception as exc:  # noqa: BLE001 - never let one socket's end reach uvicorn's log as a crash
-            log.warning("websocket handler ended with %r", exc, exc_info=True)
-            await release(self, exc)
+    def make(original: Any) -> Any:
+        async def handle(self: Any, websocket: Any) -> None:
+            try:
+                await original(self, websocket)
+            except dropped as exc:
+                await release(self, exc)
+            except Exception as exc:  # noqa: BLE001 - never let one socket's end reach uvicorn's log as a crash
+                log.warning("websocket handler ended with %r", exc, exc_info=True)
+                await release(self, exc)
+        return handle
 
     async def release(conn: Any, exc: BaseException) -> None:
         session = getattr(conn, "_FletApp__session", None)
@@ -117,9 +128,8 @@ def install_session_release() -> bool:
         timeout = conn._FletApp__session_timeout_seconds  # noqa: SLF001
         await app_manager.disconnect_session(unique, timeout)
 
-    handle.handbook_release = True  # type: ignore[attr-defined]
-    FletApp.handle = handle  # type: ignore[method-assign]
-    logging.getLogger(FletApp.__module__.rsplit(".", 1)[0]).addFilter(_QuietDisconnects())
+    if _wrap(FletApp, "handle", make):
+        logging.getLogger(FletApp.__module__.rsplit(".", 1)[0]).addFilter(_QuietDisconnects())
     return True
 
 
@@ -182,21 +192,19 @@ def install_memory_return() -> bool:
         from flet_web.fastapi.flet_app_manager import FletAppManager
     except ImportError:  # pragma: no cover
         return False
-    original = FletAppManager.delete_session
-    if getattr(original, "handbook_trim", False):
-        return True
     pending: dict[str, asyncio.TimerHandle] = {}
 
-    async def delete_session(self: Any, session_id: str) -> None:
-        await original(self, session_id)
-        handle = pending.pop("trim", None)
-        if handle is not None:
-            handle.cancel()
-        pending["trim"] = asyncio.get_running_loop().call_later(
-            TRIM_DELAY_S, lambda: (pending.pop("trim", None), hand_back_memory()))
+    def make(original: Any) -> Any:
+        async def delete_session(self: Any, session_id: str) -> None:
+            await original(self, session_id)
+            handle = pending.pop("trim", None)
+            if handle is not None:
+                handle.cancel()
+            pending["trim"] = asyncio.get_running_loop().call_later(
+                TRIM_DELAY_S, lambda: (pending.pop("trim", None), hand_back_memory()))
+        return delete_session
 
-    delete_session.handbook_trim = True  # type: ignore[attr-defined]
-    FletAppManager.delete_session = delete_session  # type: ignore[method-assign]
+    _wrap(FletAppManager, "delete_session", make)
     return True
 
 
@@ -219,27 +227,25 @@ def install_crash_screen() -> bool:
         from flet.messaging.session import Session
     except ImportError:  # pragma: no cover
         return False
-    original = Session.error
-    if getattr(original, "handbook_crash", False):
-        return True
 
-    def error(self: Any, message: str) -> None:
-        # Flet has logged the exception with its traceback: one line here says what was shown
-        first = (message or "").strip().splitlines()[:1]
-        log.error("session %s crashed (%s): the plain-words screen is shown", getattr(self, "id", "?"),
-                  first[0] if first else "no message")
-        page = getattr(self, "page", None)
-        app = crash_screen_of(page) if page is not None else None
-        if app is not None:
-            try:
-                app.show_crash()
-                return
-            except Exception:  # noqa: BLE001 - the crash screen itself failed: say it plainly
-                log.exception("the crash screen could not be shown")
-        original(self, CRASH_SENTENCE)
+    def make(original: Any) -> Any:
+        def error(self: Any, message: str) -> None:
+            # Flet has logged the exception with its traceback: one line here says what was shown
+            first = (message or "").strip().splitlines()[:1]
+            log.error("session %s crashed (%s): the plain-words screen is shown", getattr(self, "id", "?"),
+                      first[0] if first else "no message")
+            page = getattr(self, "page", None)
+            app = crash_screen_of(page) if page is not None else None
+            if app is not None:
+                try:
+                    app.show_crash()
+                    return
+                except Exception:  # noqa: BLE001 - the crash screen itself failed: say it plainly
+                    log.exception("the crash screen could not be shown")
+            original(self, CRASH_SENTENCE)
+        return error
 
-    error.handbook_crash = True  # type: ignore[attr-defined]
-    Session.error = error  # type: ignore[method-assign]
+    _wrap(Session, "error", make)
     return True
 
 
