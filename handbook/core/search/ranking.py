@@ -9,6 +9,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
@@ -163,7 +164,7 @@ def weigh_steps(index, r: Ranking) -> None:
         return
     if _QUESTION.search(r.q):  # "do I have to say tenpai?": asks, does not say what was done
         said = (frozenset(), said[1])
-    row_steps = index.row_steps()
+    row_steps = index.row_steps
     for d in r.scores:
         done = row_steps.get(d)
         if done is not None:
@@ -218,14 +219,11 @@ class _Ranking:
             stage(self, r)
         return r.out
 
+    @cached_property
     def row_steps(self) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
         """Each penalty row's steps, read from its foul's title once per index (not through the
         query's cache, which a day of new incidents would turn over)."""
-        found = self.__dict__.get("_row_steps")
-        if found is None:
-            found = self.__dict__["_row_steps"] = {
-                d: steps(fold(doc.hit.title)) for d, doc in enumerate(self.docs) if doc.hit.kind == "penalty"}
-        return found
+        return {d: steps(fold(doc.hit.title)) for d, doc in enumerate(self.docs) if doc.hit.kind == "penalty"}
 
     def mix_kinds(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
         """With a ruleset chosen, the first three rulings show both kinds where both are close: the
