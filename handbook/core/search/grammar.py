@@ -119,15 +119,21 @@ _DRAW_OUT_OF_TURN = re.compile(
     r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
     r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
 # two calls on one discard at the same time: which call has priority
-_CALL_WORD = re.compile(r"(?<![a-z])(pon|pong|chii|chi|chow|ron|kan)(?![a-z])|(ぽん|ちー|ろん|かん)")
+_CALL_WORD = re.compile(r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
 _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
                       r"|同時|同じ牌")
-_KIND = {"pong": "pon", "chi": "chii", "chow": "chii", "ぽん": "pon", "ちー": "chii", "ろん": "ron", "かん": "kan"}
+#: each form of a call word -> the call
+_KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pond": "pon", "ぽん": "pon", "chi": "chii", "chow": "chii",
+         "chi'd": "chii", "chid": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan"}
+
+
+def _call_kind(word: str) -> str:
+    return _KIND.get(word, word)
 
 
 def _calls_at_once(folded: str) -> bool:
     """Two different calls (pon and chii, ron and pon) said to be on one tile or at one time."""
-    kinds = {_KIND.get(m.group(0), m.group(0)) for m in _CALL_WORD.finditer(folded)}
+    kinds = {_call_kind(m.group(0)) for m in _CALL_WORD.finditer(folded)}
     return len(kinds) >= 2 and _AT_ONCE.search(folded) is not None
 
 
@@ -139,13 +145,12 @@ _PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.�
 
 # a group's tiles written out: "5m 5m 6m", "5m5m6m", "2-3-5m", "556m" (three or four of one suit)
 _GROUP = re.compile(r"(?<![0-9a-z.])((?:[1-9][mps][\s,/-]*){2,3}[1-9][mps]|(?:[1-9][\s,/-]*){2,3}[1-9][mps]|[1-9]{3,4}[mps])(?![0-9a-z])")
-_MELD_CALL = re.compile(r"(?<![a-z])(pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|kong)(?![a-z])|(ぽん|ちー|かん)")
 
 
 def _group_tiles(written: str) -> list[tuple[int, str]] | None:
     """``"5m 5m 6m"`` -> ``[(5, "m"), (5, "m"), (6, "m")]``; ``"556m"`` and ``"2-3-5m"`` take the
-    one suit given last; None when the suits are mixed in a way that names no group."""
-    tiles = re.findall(r"([1-9]+)([mps])?", written.replace(" ", "").replace(",", "").replace("/", "").replace("-", ""))
+    suit given after them; None when digits end without a suit or there are not 3 or 4 tiles."""
+    tiles = re.findall(r"([1-9]+)([mps])?", re.sub(r"[\s,/-]", "", written))
     out: list[tuple[int, str]] = []
     pending: list[int] = []
     for digits, suit in tiles:
@@ -158,21 +163,19 @@ def _group_tiles(written: str) -> list[tuple[int, str]] | None:
 
 def _invalid_group(folded: str) -> bool:
     """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
-    for call in _MELD_CALL.finditer(folded):
+    for call in _CALL_WORD.finditer(folded):
+        kind = _call_kind(call.group(0))
         group = _GROUP.search(folded, call.end(), call.end() + 30)
-        if group is None or re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", folded[call.end():group.start()]):
+        if kind == "ron" or group is None or re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b",
+                                                        folded[call.end():group.start()]):
             continue
         tiles = _group_tiles(group.group(1))
         if tiles is None:
             continue
-        word = call.group(0)
         numbers = sorted(n for n, _ in tiles)
-        one_suit = len({suit for _, suit in tiles}) == 1
-        if word.startswith(("pon", "pong", "kan", "kong", "ぽん", "かん")):
-            valid = one_suit and len(set(numbers)) == 1 and len(tiles) == (4 if word.startswith(("kan", "kong", "かん")) else 3)
-        else:
-            valid = one_suit and len(tiles) == 3 and numbers == list(range(numbers[0], numbers[0] + 3))
-        if not valid:
+        if len({suit for _, suit in tiles}) != 1 or len(tiles) != (4 if kind == "kan" else 3):
+            return True
+        if numbers != (list(range(numbers[0], numbers[0] + 3)) if kind == "chii" else [numbers[0]] * len(numbers)):
             return True
     return False
 
