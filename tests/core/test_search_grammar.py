@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from handbook.core.search import fold
-from handbook.core.search.grammar import concepts
+from handbook.core.search.grammar import concepts, drop_setting
 
 
 @pytest.mark.parametrize("query", [
@@ -69,6 +69,15 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("チーとポンが同時だった", "simultaneous calls priority of calls"),
     ("the hand ended in ryuukyoku and South drew another tile", "playing after the end of the kyoku"),
     ("流局後に次のツモ牌を取った", "playing after the end of the kyoku"),
+    ("East declared tsumo and then South said pon on the previous discard", "playing after the end of the kyoku"),
+    ("her hand was ruled dead earlier. Now she declared riichi", "calling with a dead hand"),
+    ("his hand was declared dead (too many tiles). He wants to declare a closed kan", "calling with a dead hand"),
+    ("turned his hand up as tenpai but he is noten", "wrong tenpai or noten declaration"),
+    ("the dealer was tenpai but declared noten so the game would end", "wrong tenpai or noten declaration"),
+    ("said noten, then saw the others and said actually tenpai", "wrong tenpai or noten declaration"),
+    ("テンパイ宣言したがノーテンだった", "wrong tenpai or noten declaration"),
+    ("drew his winning tile and said ron instead of tsumo", "confusing win declaration"),
+    ("called pon instead of chii", "confusing call"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -83,6 +92,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "can you pon after riichi", "ron on the same tile twice", "riichi then pon", "drew a tile, then discarded",
     "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
     "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
+    "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
+    "ron instead of ron", "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))
@@ -158,3 +169,34 @@ def test_a_question_about_a_step_says_nothing_was_done(library):
     rows = [h.ref for h in library.search("do I have to say tenpai or can I stay silent", ruleset="azrm")
             if h.kind == "penalty"]
     assert "silent-tenpai-declaration" in rows[:3], rows[:3]
+
+
+# --- the setting an incident log opens with ------------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "rest"), [
+    ("Table 12, South 1, 0 honba: West showed a tile", "West showed a tile"),
+    ("T7 E2 1 honba - west drew early", "west drew early"),
+    ("Round 3, table 5 (S2, 2 honba): North called pon", "North called pon"),
+    ("South 4, all last: East was tenpai", "East was tenpai"),
+    ("12卓 東2局1本場：親が第一打", "親が第一打"),
+    ("table 3: 2.4", "2.4"),
+])
+def test_the_setting_of_an_incident_log_is_dropped(query, rest):
+    assert drop_setting(query) == rest
+
+
+@pytest.mark.parametrize("query", [
+    "1 honba", "East 2 tiles shown", "east discarded early", "s2 north called", "2.4", "table manners",
+    "West showed a tile", "3本場",
+])
+def test_what_is_not_a_setting_is_kept(query):
+    assert drop_setting(query) == query
+
+
+def test_the_numbers_of_the_setting_are_no_references_and_its_seat_no_actor(library):
+    """The table's number is not read as a section, the kyoku's seat wind not as the dealer:
+    the ruling is the one the incident alone finds."""
+    for ruleset in ("azrm", "ema-rcr", "wrc-2025"):
+        alone = library.search("West showed a tile while discarding", ruleset=ruleset)[:3]
+        logged = library.search("Table 4, East 2, 1 honba: West showed a tile while discarding", ruleset=ruleset)[:3]
+        assert [(h.kind, h.ref) for h in logged] == [(h.kind, h.ref) for h in alone], ruleset

@@ -45,6 +45,11 @@ The structures, each matched by its shape rather than its spelling:
 The end of a hand for play after it includes an exhaustive draw ("the hand ended in ryuukyoku
 and South drew another tile", 流局後にツモった).
 
+Before any of these, the *setting* an incident log opens with -- where and when, not what:
+the table, the game, the kyoku and the honba ("Table 7, South 2, 1 honba: ...", "T3 E4:",
+"12卓 東2局1本場：") -- is dropped (:func:`drop_setting`): its numbers are not section references
+and its seat wind is not an actor.
+
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
 """
@@ -64,13 +69,17 @@ _SEVERAL_WIN_EN = re.compile(
     rf"|\b(?:both|two|2)\s+{_WIN}\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
-_DEAD = r"(?:dead\s+hand|deadhand|agari\s+houki|agari\s+hoki|和了放棄|あがり放棄|あがりほうき)"
+_DEAD = (r"(?:dead\s+hand|deadhand|agari\s+houki|agari\s+hoki|和了放棄|あがり放棄|あがりほうき"
+         r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b)")
+#: the next sentence, when it goes on with the same player's story ("... a dead hand. Now she declared riichi")
+_GOES_ON = (r"(?:[^.。;]{0,60}?[.。]\s*(?:now|then|later|afterwards|next|after\s+that|still"
+             r"|(?:he|she|they)\s+(?:wants?|wanted|tries|tried|then|now|later|also))\b)?")
 _CALL = r"(?:pon|pong|ponned|chii|chi|chow|kan|kong|riichi|reach|rii?chi|calls?|called|calling|ぽん|ちー|かん|りーち|立直|鳴)"
 _SELF_WIN = r"(?:ron|ronned|tsumo|tsumoed|mahjong|win|wins|won|winning|agari|hora|ろん|つも|和了|あがり)"
 # the state first, then (within a sentence) the action; or the action "with a dead hand"
-_DEAD_THEN_CALL = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_CALL}(?![a-z])"
+_DEAD_THEN_CALL = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_CALL}(?![a-z])"
                              rf"|(?<![a-z]){_CALL}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
-_DEAD_THEN_WIN = re.compile(rf"{_DEAD}[^.。;]{{0,60}}?(?<![a-z]){_SELF_WIN}(?![a-z])"
+_DEAD_THEN_WIN = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_SELF_WIN}(?![a-z])"
                             rf"|(?<![a-z]){_SELF_WIN}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
 _DISCARD_THEN_TSUMO = re.compile(
     r"(?<![a-z])(?:discard(?:ed|s|ing)?|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
@@ -100,9 +109,11 @@ _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z])(?:pon|pong|ponned|chii|chi|chow)(?![a-z])|ぽん|ちー)")
 # a win declared, then a draw or a discard by someone: play after the end of the hand
 _END = r"(?:ron|tsumo|mahjong|agari|ryuu?kyoku|exhaustive\s+draw)"
-_PLAYED = r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b)"
+_PLAYED = (r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b"
+           r"|\b(?:said|called|declared)\s+(?:pon|pong|chii|chi|chow|kan|kong)\b)")
 _WIN_THEN_PLAY = re.compile(
     rf"\b(?:after|once|when)\b[^.;?]{{0,30}}?(?<![a-z]){_END}(?![a-z])[^.;?]{{0,50}}?{_PLAYED}"
+    rf"|\b(?:declared|said|called)\s+(?:tsumo|mahjong)\b[^.;?]{{0,12}}?\b(?:and\s+)?then\b[^.;?]{{0,30}}?{_PLAYED}"
     rf"|\b(?:hand|kyoku|round)\s+(?:had\s+)?ended\b[^.;?]{{0,40}}?{_PLAYED}"
     r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
 # an open call, then riichi (the reverse of a call by a player in riichi)
@@ -180,6 +191,43 @@ def _invalid_group(folded: str) -> bool:
     return False
 
 
+# a tenpai or noten declaration that the hand contradicts: "turned his hand up as tenpai but he is
+# noten", "was tenpai but declared noten", "said noten, then ... said actually tenpai"
+_READY = r"(?:tenpai|tempai|noten|not\s+tenpai|not\s+ready|ready)"
+_DECLARED = r"(?:declared|declares|said|says|called|announced|claimed|showed|turned\s+(?:\w+\s+)?hand\s+(?:up|over)\s+as)"
+_WRONG_DECLARATION = re.compile(
+    rf"\b{_DECLARED}\s+(?:\w+\s+){{0,2}}?(?P<said>{_READY})\b[^.;?]{{0,40}}?"
+    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,40}}?\b(?P<was>{_READY})\b"
+    rf"|\b(?:was|is|had\s+been)\s+(?P<was2>{_READY})\b[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?{_DECLARED}\s+(?P<said2>{_READY})\b"
+    r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
+
+
+def _ready(word: str | None) -> bool | None:
+    return None if word is None else not (word.startswith("no") or word.startswith("not"))
+
+
+def _wrong_declaration(folded: str) -> bool:
+    """A tenpai declaration and the hand's real state disagree (see :data:`_WRONG_DECLARATION`)."""
+    for m in _WRONG_DECLARATION.finditer(folded):
+        said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
+        if said is None or _ready(said) != _ready(was):
+            return True
+    return False
+
+
+# one call or win said for another: "said ron instead of tsumo", "called pon instead of chii"
+_INSTEAD = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])[^.;?]{0,12}?\binstead\s+of\s+"
+                      r"(?:\w+\s+)?(?P<b>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])")
+_WINS = {"ron", "tsumo"}
+
+
+def _said_instead(folded: str) -> str | None:
+    m = _INSTEAD.search(folded)
+    if m is None or _call_kind(m.group("a")) == _call_kind(m.group("b")):
+        return None
+    return "confusing win declaration" if {m.group("a"), m.group("b")} <= _WINS else "confusing call"
+
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -206,6 +254,30 @@ PAIRED: tuple[tuple[re.Pattern, re.Pattern, str], ...] = (
 )
 
 
+_SEP = r"[\s,;:/()\[\]\-–—.：、，（）]*"
+_SETTING_ITEM = (r"(?:(?:table|tbl|tisch|t)\s*(?:no\.?\s*|#\s*)?\d+"
+                 r"|(?:round|hanchan|game|match|session)\s*#?\s*\d+"
+                 r"|(?:east|south|west|north|ton|nan|sha|pei|[eswn])\s*[1-4](?:\s*kyoku)?(?![\d.])"
+                 r"|\d+\s*(?:honba|bonba|hb)\b|all[\s-]*last|orasu"
+                 r"|第?\s*\d+\s*(?:卓|回戦|半荘)|[東南西北]\s*[1-4一二三四]\s*局|\d+\s*本場|オーラス)")
+#: the setting an incident log opens with: one or more items (table, game, kyoku, honba) and the
+#: separator after them (a lone item must be followed by punctuation)
+_SETTING = re.compile(rf"^\s*{_SETTING_ITEM}(?:(?P<more>{_SEP}){_SETTING_ITEM})*(?P<end>{_SEP})", re.IGNORECASE)
+_PUNCT = re.compile(r"[,;:()\[\]\-–—.：、，（）]")
+
+
+def drop_setting(query: str) -> str:
+    """``query`` without the setting its log opens with (table, game, kyoku, honba; see the module
+    docstring): "Table 7, South 2, 1 honba: West showed a tile" -> "West showed a tile". A query
+    that is nothing but a setting ("1 honba") is kept whole: then it is what is asked about."""
+    m = _SETTING.match(query)
+    if m is None or m.end() == len(query):
+        return query
+    if m.group("more") is None and not _PUNCT.search(m.group("end")):
+        return query  # one item run into the sentence ("East 2 tiles shown"): not a log's setting
+    return query[m.end():]
+
+
 def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
@@ -218,6 +290,10 @@ def concepts(folded: str) -> list[str]:
         found.append("invalid group")
     if "priority of calls" not in folded and _calls_at_once(folded):
         found.append("simultaneous calls priority of calls")
+    if ("tenpai" in folded or "noten" in folded or "てんぱい" in folded or "聴牌" in folded) and _wrong_declaration(folded):
+        found.append("wrong tenpai or noten declaration")
+    if "instead" in folded and (said := _said_instead(folded)) and said not in folded:
+        found.append(said)
     return found
 
 

@@ -14,7 +14,7 @@ from functools import cached_property
 from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
-from handbook.core.search.grammar import concepts
+from handbook.core.search.grammar import concepts, drop_setting
 from handbook.core.search.japanese import kana_fold
 from handbook.core.search.negation import factor as step_factor
 from handbook.core.search.negation import steps
@@ -112,8 +112,12 @@ _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
 
 def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
-    rules' words and added to the query (:mod:`handbook.core.search.grammar`); a number of
-    minutes is left to the rows' conditions."""
+    rules' words and added to the query (:mod:`handbook.core.search.grammar`), once the setting
+    of an incident log (table, kyoku, honba) is dropped; a number of minutes is left to the rows'
+    conditions."""
+    q = drop_setting(r.q)
+    if q is not r.q:
+        r.q, r.raw = q, drop_setting(r.raw)
     if "分" in r.q or "min" in r.q:
         r.q = _MINUTES.sub("", r.q)
     extra = concepts(r.q)
