@@ -78,6 +78,11 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("テンパイ宣言したがノーテンだった", "wrong tenpai or noten declaration"),
     ("drew his winning tile and said ron instead of tsumo", "confusing win declaration"),
     ("called pon instead of chii", "confusing call"),
+    ("said riichi but did not turn the tile and did not put a stick out", "empty riichi declaration"),
+    ("said riichi, then discarded normally - no sideways tile, no stick", "empty riichi declaration"),
+    ("with a dead hand do i still pick my discards", "what a dead hand may still do minor chombo dead hand"),
+    ("can a dead hand be tenpai at the draw", "what a dead hand may still do minor chombo dead hand"),
+    ("和了放棄になった人はリーチ棒を返してもらえますか", "what a dead hand may still do minor chombo dead hand"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -93,7 +98,9 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
     "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
     "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
-    "ron instead of ron", "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
+    "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
+    "dead hand or chombo?", "is it ok to tell a player his hand is dead", "ショーハイ　和了放棄？",
+    "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))
@@ -127,6 +134,9 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("South turned her discard sideways and put the riichi stick out but never actualy said richi",
      {"sideways", "deposit"}, {"speak"}),
     ("he didn't say riichi", set(), {"speak"}),
+    ("said riichi but did not turn the tile and did not put a stick out", {"speak"}, {"sideways", "deposit"}),
+    ("turned her discard and put the stick out", {"sideways", "deposit"}, set()),
+    ("turned the hand over", set(), set()),
     ("silently took the tile", set(), {"speak"}),
     ("tile not in his hand yet", set(), {"into_hand"}),
     ("said tenpai out loud, tehai not opened", {"speak"}, {"reveal"}),

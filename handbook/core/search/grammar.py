@@ -59,6 +59,7 @@ from __future__ import annotations
 import re
 
 from handbook.core.search.folding import fold
+from handbook.core.search.negation import steps
 
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
 _ACTOR = r"(?:people|persons|players|opponents|guys|of them|winners|hands)"
@@ -228,6 +229,17 @@ def _said_instead(folded: str) -> str | None:
     return "confusing win declaration" if {m.group("a"), m.group("b")} <= _WINS else "confusing call"
 
 
+# a question about what a player with a dead hand may still do (choose discards, be tenpai, get the
+# riichi deposit back): the dead hand's own rule (AZRM §1.4, EMA RCR 3.4.7), not a foul
+_MAY_DO = (r"(?:discard\w*|chose|choose|pick|riichi|reach|call|calls|pon|chii|kan|tenpai|noten|win|ron|tsumo|show|display"
+           r"|get\s+(?:\w+\s+){0,2}back|tsumogiri)")
+_DEAD_QUESTION = re.compile(
+    rf"{_DEAD}[^.。;?]{{0,40}}?\b(?:can|could|may|still|allowed\s+to|have\s+to|must)\b[^.;?]{{0,30}}?\b{_MAY_DO}\b"
+    rf"|\b(?:can|could|may|does|do|must)\s+(?:i|you|he|she|they|a|the|player)\b[^.;?]{{0,30}}?{_DEAD}[^.;?]{{0,40}}?\b{_MAY_DO}\b"
+    rf"|\bwith\s+a\s+{_DEAD}\s+(?:do|can|may|must)\s+(?:i|you|he|she|they)\b[^.;?]{{0,30}}?\b{_MAY_DO}\b"
+    rf"|{_DEAD}[^。]{{0,30}}?(?:もらえ|返して|返され|捨て牌を選|選べ|てんぱい|聴牌|りーち|鳴け)")
+
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -235,6 +247,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_CALL, "calling with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
@@ -292,6 +305,10 @@ def concepts(folded: str) -> list[str]:
         found.append("simultaneous calls priority of calls")
     if ("tenpai" in folded or "noten" in folded or "てんぱい" in folded or "聴牌" in folded) and _wrong_declaration(folded):
         found.append("wrong tenpai or noten declaration")
+    if any(w in folded for w in ("riichi", "reach", "りーち", "立直")) and "empty riichi" not in folded:
+        done, missing = steps(folded)
+        if {"sideways", "deposit"} <= missing and "speak" not in missing:
+            found.append("empty riichi declaration")  # only said: AZRM §6.1's riichi has three steps
     if "instead" in folded and (said := _said_instead(folded)) and said not in folded:
         found.append(said)
     return found

@@ -47,6 +47,10 @@ _EN_NEGATED: dict[str, tuple[str, ...]] = {"speak": ("silent", "silently", "word
 #: "into his hand", "in the hand": the step ``into_hand`` (a phrase: "hand" alone is every foul)
 _EN_INTO_HAND = re.compile(r"\b(?:in|into)\s+(?:(?:his|her|their|the|its|my|own)\s+)*(?:hand|tehai)\b")
 
+#: a tile turned ("did not turn the tile", "turned her discard"): the step ``sideways`` ("turn" alone
+#: is a general verb: "turn the hand over")
+_EN_TURNED_TILE = re.compile(r"\bturn(?:ed|ing|s)?(\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+)?)(?:tile|discard)\b")
+
 #: negations, and what may stand between a negation and the step it governs
 _EN_NEGATION = frozenset({"not", "never", "no", "without", "didnt", "didn", "doesnt", "dont", "hasnt",
                           "havent", "hadnt", "wasnt", "isnt", "wont", "cant", "couldnt", "neither",
@@ -88,7 +92,7 @@ _EN_STEP_NEGATED = {step: _en_word_re(ws) for step, ws in _EN_NEGATED.items()}
 _JA_STEP = {step: tuple(fold(w) for w in ws) for step, ws in _JA_WORDS.items()}
 _JA_STEP_NEGATED = {step: tuple(fold(w) for w in ws) for step, ws in _JA_NEGATED.items()}
 _TOKEN = re.compile(r"[a-z0-9]+")
-_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"silen", "hand", "tehai"}
+_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"silen", "hand", "tehai", "turn"}
                | {w for ws in (*_JA_STEP.values(), *_JA_STEP_NEGATED.values()) for w in ws})
 
 
@@ -101,6 +105,8 @@ def _en_step(word: str) -> str | None:
 
 def _english(folded: str, done: set[str], missing: set[str]) -> None:
     text = folded.replace("'", "").replace("\u2019", "")
+    if "turn" in text:
+        text = _EN_TURNED_TILE.sub(r"\1 rotated tile", text)
     for m in _EN_INTO_HAND.finditer(text):
         before = text[:m.start()].split()[-3:]
         (missing if any(w in _EN_NEGATION for w in before) else done).add("into_hand")
