@@ -83,6 +83,16 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("with a dead hand do i still pick my discards", "what a dead hand may still do minor chombo dead hand"),
     ("can a dead hand be tenpai at the draw", "what a dead hand may still do minor chombo dead hand"),
     ("和了放棄になった人はリーチ棒を返してもらえますか", "what a dead hand may still do minor chombo dead hand"),
+    ("declared a closed kan, showed three hatsu and a haku", "invalid kan invalid group"),
+    ("pon with two 5p and a 6p", "invalid group"),
+    ("called pon but rotated the middle tile, as if it came from South", "wrong placement of the called tile"),
+    ("called tile placed on the wrong side", "wrong placement of the called tile"),
+    ("called pon, discarded, but left the 7p in West's pond", "not taking the called tile"),
+    ("said chii and never took the called tile", "not taking the called tile"),
+    ("is it allowed to tell the table that South has a dead hand", "passing information"),
+    ("is it ok to tell a player his hand is dead", "passing information"),
+    ("North riichi'd, later knocked too many tiles and got a dead hand", "dead-hand foul while in riichi"),
+    ("South had a dead hand and turned his hand face up saying tenpai", "wrong tenpai or noten declaration"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -99,7 +109,10 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
     "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
     "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
-    "dead hand or chombo?", "is it ok to tell a player his hand is dead", "ショーハイ　和了放棄？",
+    "dead hand or chombo?", "pon with three 5p and a 5p", "put a wrong tile out next to his pair",
+    "forgot to take the replacement tile", "misehai 3 tiles, not in riichi - warning or dead hand?",
+    "player in riichi got a dead hand, does he show his hand at the draw",
+ "ショーハイ　和了放棄？",
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):

@@ -240,6 +240,48 @@ _DEAD_QUESTION = re.compile(
     rf"|{_DEAD}[^。]{{0,30}}?(?:もらえ|返して|返され|捨て牌を選|選べ|てんぱい|聴牌|りーち|鳴け)")
 
 
+# a called group named by its tiles' names that is not one: "kan, showed three hatsu and a haku"
+_NAMED_MIX = re.compile(
+    r"(?<![a-z])(?P<call>pon|pong|chii|chi|chow|kan|kong|ankan|minkan|closed\s+kan|open\s+kan)(?![a-z])[^.;?]{0,40}?"
+    r"\b(?:three|3|two|2)\s+(?P<a>[a-z0-9]+?)(?:s|es)?\s+(?:and|plus|with|\+)\s+(?:a|an|one|1)\s+(?P<b>[a-z0-9]+)\b")
+# the called tile turned the wrong way or put in the wrong place ("rotated the middle tile, as if it
+# came from South", "called tile placed on the wrong side")
+_MISPLACED = re.compile(
+    r"\b(?:rotat\w*|turn\w*|sideways|plac\w*|put|laid)\b[^.;?]{0,40}?"
+    r"\b(?:wrong\s+(?:side|way|position|place|seat|player)|middle\s+tile|as\s+if\s+it\s+came\s+from"
+    r"|(?:left|right)\s+(?:side|tile)\s+instead)\b"
+    r"|\bcalled\s+tile\b[^.;?]{0,30}?\b(?:wrong|not\s+(?:rotated|turned|sideways))\b")
+# a call whose tile was never taken ("left the 7p in West's pond", "forgot to take the tile")
+_NOT_TAKEN = re.compile(
+    r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{0,80}?"
+    r"(?:\b(?:left|leaves|leaving)\b[^.;?]{0,30}?\b(?:in|on)\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?"
+    r"(?:pond|river|discards|kawa)\b"
+    r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
+    r"(?:the\s+)?(?:called|claimed)\s+tile\b)")
+# telling the table that someone's hand is dead (or tenpai, furiten): passing information
+_TELLS_DEAD = re.compile(
+    rf"\b(?:tell|tells|told|telling|say|said|saying|point\w*\s+out|inform\w*|announc\w*)\b[^.;?]{{0,40}}?"
+    rf"\b(?:has|had|have|is|was)\s+(?:a\s+)?(?:{_DEAD}|dead|furiten)\b")
+# a dead hand that came while the player was in riichi
+_RIICHI_THEN_DEAD = re.compile(rf"(?<!not\s){_IN_RIICHI}[^?]{{0,80}}?(?:\b(?:got|had|has|gets|given|became)\s+a\s+)?{_DEAD}")
+# a player with a dead hand declaring tenpai at the draw
+_DEAD_SAYS_TENPAI = re.compile(
+    rf"{_DEAD}[^?]{{0,60}}?\b(?:saying|said|says|declar\w*|claim\w*|call\w*|announc\w*)\s+(?:\w+\s+)?(?:tenpai|tempai)\b"
+    r"|(?:和了放棄|あがり放棄)[^。]{0,30}?(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))")
+
+
+#: a question ("what happens to ...", "does he ...")
+_ASKS = re.compile(r"^(?:what|how|does|do|is|are|can|should|who|when)\b|\bwhat\s+happens\b|か[?？]?$"
+                   r"|\b(?:does|do|is|can|should|must)\s+(?:he|she|they|i|you|it|we)\b")
+
+
+def _named_mix(folded: str) -> str | None:
+    m = _NAMED_MIX.search(folded)
+    if m is None or m.group("a") == m.group("b"):
+        return None
+    return "invalid kan invalid group" if "kan" in m.group("call") or "kong" in m.group("call") else "invalid group"
+
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
@@ -259,6 +301,10 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
      "scoring and payment errors corrected as soon as discovered"),
     (("riichi", "reach", "りーち", "立直"), _CALL_THEN_RIICHI, "riichi with an open hand"),
     (("drew", "draws", "drawn", "took", "grabbed", "picked"), _DRAW_OUT_OF_TURN, "playing out of turn"),
+    (("rota", "turn", "sideways", "plac", "put", "laid", "called tile"), _MISPLACED, "wrong placement of the called tile"),
+    (("left", "leav", "took", "take", "taking"), _NOT_TAKEN, "not taking the called tile"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
+    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
 #: player's own, exposed
@@ -309,6 +355,11 @@ def concepts(folded: str) -> list[str]:
         done, missing = steps(folded)
         if {"sideways", "deposit"} <= missing and "speak" not in missing:
             found.append("empty riichi declaration")  # only said: AZRM §6.1's riichi has three steps
+    if ("dead" in folded or "放棄" in folded) and "?" not in folded and not _ASKS.search(folded) \
+            and _RIICHI_THEN_DEAD.search(folded) and "dead-hand foul while in riichi" not in folded:
+        found.append("dead-hand foul while in riichi")  # an incident, not a question about the rule
+    if (" and a" in folded or " and one" in folded) and (mix := _named_mix(folded)) and mix not in folded:
+        found.append(mix)
     if "instead" in folded and (said := _said_instead(folded)) and said not in folded:
         found.append(said)
     return found
