@@ -111,8 +111,7 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
     "dead hand or chombo?", "pon with three 5p and a 5p", "put a wrong tile out next to his pair",
     "forgot to take the replacement tile", "misehai 3 tiles, not in riichi - warning or dead hand?",
-    "player in riichi got a dead hand, does he show his hand at the draw",
- "ショーハイ　和了放棄？",
+    "player in riichi got a dead hand, does he show his hand at the draw", "ショーハイ　和了放棄？",
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
