@@ -39,6 +39,32 @@ def walker(request, browser, server, artifacts_dir):
     ctx.close()
 
 
+#: how often the screen is read while it settles, and for how long at most (ms)
+POLL_MS, SETTLE_MS = 150, 4000
+
+
+def _layout(snap: dict | None) -> list | None:
+    return None if snap is None else [(n["name"], round(n["x"]), round(n["y"]), round(n["w"]), round(n["h"]))
+                                      for n in snap["nodes"]]
+
+
+def settled(page) -> dict | None:
+    """The screen's nodes once it shows named nodes and three readings :data:`POLL_MS` apart
+    agree (the view built, the server's answer shown, the scroll done), or as they are after
+    :data:`SETTLE_MS`."""
+    snap = page.evaluate(NODES_JS)
+    same = 0
+    for _ in range(SETTLE_MS // POLL_MS):
+        page.wait_for_timeout(POLL_MS)
+        again = page.evaluate(NODES_JS)
+        named = again is not None and any(n["name"] for n in again["nodes"])
+        same = same + 1 if named and _layout(again) == _layout(snap) else 0
+        snap = again
+        if same == 2:
+            break
+    return snap
+
+
 def walk(hb: Handbook) -> list[str]:
     """The problems seen while the screen is scrolled from top to bottom (each said once)."""
     page = hb.page
@@ -46,8 +72,7 @@ def walk(hb: Handbook) -> list[str]:
     found: dict[str, None] = {}
     last_y = None
     for _step in range(MAX_SCREENS):
-        page.wait_for_timeout(700)
-        snap = page.evaluate(NODES_JS)
+        snap = settled(page)
         if snap is None:
             break
         for p in problems(snap):
@@ -65,7 +90,8 @@ def walk(hb: Handbook) -> list[str]:
 def test_screen_survives_the_window_and_text_size(walker, name, route):
     hb, config = walker
     hb.open(route)
-    hb.page.wait_for_timeout(800)
-    hb.screenshot(f"walk-{config}-{name}")
     bad = walk(hb)
+    if bad:  # the screen as it was judged, for the one who reads the failure
+        hb.page.evaluate("() => window.scrollTo(0, 0)")
+        hb.screenshot(f"FAILED-walk-{config}-{name}")
     assert not bad, f"{route} at {config}:\n  " + "\n  ".join(bad)
