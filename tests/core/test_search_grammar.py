@@ -93,6 +93,9 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("is it ok to tell a player his hand is dead", "passing information"),
     ("North riichi'd, later knocked too many tiles and got a dead hand", "dead-hand foul while in riichi"),
     ("South had a dead hand and turned his hand face up saying tenpai", "wrong tenpai or noten declaration"),
+    ("North said chii on East's 4s; East is across from him", "chii only from the player on the left melded chow"),
+    ("toimen kara chii dekiru?", "chii only from the player on the left melded chow"),
+    ("対面からチーした", "chii only from the player on the left melded chow"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -109,7 +112,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "called chi on 4p with 56p and then discarded 7p", "pon 5p then discarded 5p",
     "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
     "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
-    "dead hand or chombo?", "pon with three 5p and a 5p", "put a wrong tile out next to his pair",
+    "dead hand or chombo?", "chii called quickly and then toimen said pon, who gets it",
+    "called chii from kamicha", "pon with three 5p and a 5p", "put a wrong tile out next to his pair",
     "forgot to take the replacement tile", "misehai 3 tiles, not in riichi - warning or dead hand?",
     "player in riichi got a dead hand, does he show his hand at the draw", "ショーハイ　和了放棄？",
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
@@ -146,6 +150,7 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("South turned her discard sideways and put the riichi stick out but never actualy said richi",
      {"sideways", "deposit"}, {"speak"}),
     ("he didn't say riichi", set(), {"speak"}),
+    ("never acctually said riichi", set(), {"speak"}),
     ("said riichi but did not turn the tile and did not put a stick out", {"speak"}, {"sideways", "deposit"}),
     ("turned her discard and put the stick out", {"sideways", "deposit"}, set()),
     ("turned the hand over", set(), set()),
@@ -222,3 +227,14 @@ def test_the_numbers_of_the_setting_are_no_references_and_its_seat_no_actor(libr
         alone = library.search("West showed a tile while discarding", ruleset=ruleset)[:3]
         logged = library.search("Table 4, East 2, 1 honba: West showed a tile while discarding", ruleset=ruleset)[:3]
         assert [(h.kind, h.ref) for h in logged] == [(h.kind, h.ref) for h in alone], ruleset
+
+
+def test_a_row_missing_one_step_is_not_preferred_when_the_incident_misses_two():
+    """"no sideways tile, no stick": the row lacking only the stick is no better a match than
+    the others (the empty riichi declaration is); one missing step still picks its row."""
+    from handbook.core.search.negation import factor
+    two = (frozenset({"speak"}), frozenset({"sideways", "deposit"}))
+    lacks_stick = (frozenset(), frozenset({"deposit"}))
+    assert factor(two, lacks_stick, match=1.2, contradiction=0.4) == 1.0
+    one = (frozenset({"speak"}), frozenset({"deposit"}))
+    assert factor(one, lacks_stick, match=1.2, contradiction=0.4) == 1.2

@@ -270,6 +270,16 @@ _DEAD_SAYS_TENPAI = re.compile(
     r"|(?:和了放棄|あがり放棄)[^。]{0,30}?(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))")
 
 
+# a chii from a player who is not the one on the left (across, on the right): only the player on
+# the left's discard can be claimed for a chii (EMA RCR 3.3.3, AZRM, WRC)
+_CHII_NOT_LEFT = re.compile(
+    r"(?<![a-z])(?:chii|chi|chow|chi'?d)(?![a-z])[^.?]{0,40}?\b(?:across|opposite|toimen|shimocha|facing"
+    r"|(?:on|to)\s+(?:my|his|her|their|the)\s+right)\b"
+    r"|\b(?:across|opposite|toimen|shimocha)\b[^.;?]{0,30}?(?<![a-z])(?:chii|chi|chow)(?![a-z])"
+    r"|(?:対面|下家)[^。]{0,10}?(?:から|の)[^。]{0,10}?ちー")
+
+_OTHER_CALL = re.compile(r"(?<![a-z])(?:pon|pong|ponned|ron|kan|kong)(?![a-z])|ぽん|ろん")
+
 #: a question ("what happens to ...", "does he ...")
 _ASKS = re.compile(r"^(?:what|how|does|do|is|are|can|should|who|when)\b|\bwhat\s+happens\b|か[?？]?$"
                    r"|\b(?:does|do|is|can|should|must)\s+(?:he|she|they|i|you|it|we)\b")
@@ -358,6 +368,9 @@ def concepts(folded: str) -> list[str]:
     if ("dead" in folded or "放棄" in folded) and "?" not in folded and not _ASKS.search(folded) \
             and _RIICHI_THEN_DEAD.search(folded) and "dead-hand foul while in riichi" not in folded:
         found.append("dead-hand foul while in riichi")  # an incident, not a question about the rule
+    if ("chi" in folded or "chow" in folded or "ちー" in folded) and _CHII_NOT_LEFT.search(folded) \
+            and not _OTHER_CALL.search(folded) and "player on the left" not in folded:
+        found.append("chii only from the player on the left melded chow")  # not two calls at once
     if (" and a" in folded or " and one" in folded) and (mix := _named_mix(folded)) and mix not in folded:
         found.append(mix)
     if "instead" in folded and (said := _said_instead(folded)) and said not in folded:

@@ -96,6 +96,11 @@ _HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"
                | {w for ws in (*_JA_STEP.values(), *_JA_STEP_NEGATED.values()) for w in ws})
 
 
+def _actually(word: str) -> bool:
+    """"actually" however typed ("actualy", "acctually", "acutally")."""
+    return 7 <= len(word) <= 10 and word.startswith(("act", "acc", "acu", "akt")) and word.endswith("ly")
+
+
 def _en_step(word: str) -> str | None:
     for step, pattern in _EN_STEP.items():
         if pattern.match(word):
@@ -117,7 +122,7 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
             continue
         for j in range(i + 1, min(i + 8, len(tokens))):
             word = tokens[j]
-            if word in _EN_FILLER or _EN_GENERAL_VERB.match(word):
+            if word in _EN_FILLER or _EN_GENERAL_VERB.match(word) or _actually(word):
                 continue
             step = _en_step(word)
             if step is not None:
@@ -168,13 +173,13 @@ def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
 def factor(query: tuple[frozenset[str], frozenset[str]], foul: tuple[frozenset[str], frozenset[str]],
            *, match: float, contradiction: float) -> float:
     """How much a row whose foul names the steps ``foul`` (``(done, missing)``) gains or loses
-    for a query naming ``query``: times ``match`` when the foul lacks a step the query says was
-    missing; times ``contradiction`` for each step the foul lacks that the query says was done,
+    for a query naming ``query``: times ``match`` when the foul lacks every step the query says
+    was missing (a row lacking one of two missing steps is no better a match than the rest); times ``contradiction`` for each step the foul lacks that the query says was done,
     and each step the foul names as done that the query says was missing."""
     q_done, q_missing = query
     f_done, f_missing = foul
     out = 1.0
-    if f_missing & q_missing:
+    if f_missing and q_missing <= f_missing:
         out *= match
     out *= contradiction ** (len(f_missing & q_done) + len(f_done & q_missing))
     return out
