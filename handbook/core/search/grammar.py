@@ -42,6 +42,27 @@ The structures, each matched by its shape rather than its spelling:
 * *two calls at once* -- two different calls on one tile or at one time ("pon and ron at the
   same time", "my chii and West's pon on the same tile") -- the priority of calls (AZRM §3.2,
   EMA RCR §3.3.1).
+* *a tenpai or noten declaration the hand contradicts* ("turned his hand up as tenpai but he is
+  noten", "was tenpai but declared noten"), or made by a player with a dead hand -- a wrong
+  tenpai or noten declaration (AZRM §7.6, WRC 2025);
+* *one call or win said for another* ("said ron instead of tsumo") -- a confusing win
+  declaration, or a confusing call;
+* *a riichi only said* -- the sideways tile and the stick both said to be missing (the steps of
+  :mod:`handbook.core.search.negation`) -- the empty riichi declaration (AZRM §6.1);
+* *a question about what a player with a dead hand may still do* (choose discards, be tenpai,
+  get the deposit back; 和了放棄になった人は…もらえますか) -- the dead hand's own rule (AZRM §1.4's
+  Minor Chombo (Dead Hand), EMA RCR 3.4.7);
+* *a called group named by tiles that do not make it* ("closed kan, showed three hatsu and a
+  haku") -- an invalid kan or group;
+* *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
+  *left in the pond* ("left the 7p in West's pond") -- the called tile's placement, not taking
+  the called tile;
+* *telling the table a hand is dead* -- passing information;
+* *a dead hand while in riichi*, told as an incident (not asked) -- the dead-hand foul in riichi
+  (WRC 2025);
+* *a chii from the player across or on the right* (toimen, 対面から) -- only the left player's
+  discard can be claimed for a chii (EMA RCR 3.3.3), unless a second call makes it a question of
+  priority.
 The end of a hand for play after it includes an exhaustive draw ("the hand ended in ryuukyoku
 and South drew another tile", 流局後にツモった).
 
