@@ -151,6 +151,7 @@ from handbook.core.search.negation import steps  # noqa: E402
      {"sideways", "deposit"}, {"speak"}),
     ("he didn't say riichi", set(), {"speak"}),
     ("never acctually said riichi", set(), {"speak"}),
+    ("did not show called tiles before discarding", set(), set()),
     ("said riichi but did not turn the tile and did not put a stick out", {"speak"}, {"sideways", "deposit"}),
     ("turned her discard and put the stick out", {"sideways", "deposit"}, set()),
     ("turned the hand over", set(), set()),

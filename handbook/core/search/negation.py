@@ -64,6 +64,9 @@ _EN_FILLER = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "a
                         "discard", "discarded"})
 #: a step named as a time ("before revealing", "after saying"): neither done nor missing
 _EN_TIMING = frozenset({"before", "after", "until", "till", "when", "while"})
+#: a negated step followed by one of these ("did not show the tiles before discarding") was done
+#: out of order, not left out
+_EN_ORDER = frozenset({"before", "until", "till", "untill"})
 #: a step said to be done badly, not left out ("not speaking clearly": a confusing call)
 _EN_BADLY = frozenset({"clearly", "properly", "correctly", "loudly", "enough", "well", "right"})
 _EN_GENERAL_VERB = re.compile(r"^(?:put|puts|putting|plac\w*|pay\w*|giv\w*|gave|mak\w*|made|do|did|done|"
@@ -127,7 +130,9 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
             step = _en_step(word)
             if step is not None:
                 governed.add(j)
-                if j + 1 >= len(tokens) or tokens[j + 1] not in _EN_BADLY:
+                later = tokens[j + 1:j + 5]
+                # "not shown ... before discarding": done late, not left out
+                if (not later or later[0] not in _EN_BADLY) and not any(w in _EN_ORDER for w in later):
                     missing.add(step)
             break
     for i, tok in enumerate(tokens):
