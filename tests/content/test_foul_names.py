@@ -45,6 +45,8 @@ SHARED = {
     "スマホ": "a phone at the table and using it", "スマートウォッチ": "the same", "イヤホン": "the same",
     "keitai": "a phone ringing and using it", "sumaho": "the same",
     "tsumohai": "the drawn tile: mixed in at tsumo, touching the hand",
+    "空カン": "an empty kan, called on a discard or declared closed on one's own turn",
+    "からかん": "the reading of 空カン", "karakan": "the romaji of 空カン",
 }
 
 

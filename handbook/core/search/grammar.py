@@ -126,7 +126,10 @@ _EXPOSED = re.compile(r"(?<![a-z])(?:flip\w*|knock\w*|tip\w*|turn\w*|reveal\w*|e
 # a player in riichi (the state), then a pon or a chii (a kan can be allowed: AZRM §6.6); "declared
 # riichi after pon" is riichi with an open hand
 _IN_RIICHI = (r"(?:\bin\s+riichi|\briichi\s+player|\bafter\s+(?:\w+\s+){0,2}riichi|\b(?:declared|called|in\s+a)\s+riichi"
-              r"|\bunder\s+riichi|\briichi(?:'?d|ed)\b|りーち者|りーち後|りーち中|りーちした|立直者|立直後|立直中)")
+              r"|\bunder\s+riichi|\briichi(?:'?d|ed)\b|りーち者|りーち後|りーち中|りーちした|立直者|立直後|立直中"
+              # romaji: "riichi shite kara" (after declaring riichi), "riichi chuu" (during riichi)
+              r"|\b(?:riichi|reach|richi)\s+(?:shite|shita|shiteta|shiteru)(?:\s+(?:kara|ato|go))?\b"
+              r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
 _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z])(?:pon|pong|ponned|chii|chi|chow)(?![a-z])|ぽん|ちー)")
 # a win declared, then a draw or a discard by someone: play after the end of the hand
@@ -324,7 +327,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
-    (("riichi", "りーち", "立直"), _RIICHI_THEN_CALL, "calling during riichi"),
+    (("riichi", "reach", "richi", "りーち", "立直"), _RIICHI_THEN_CALL, "calling during riichi"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
       "りゅうきょく"), _WIN_THEN_PLAY,
      "playing after the end of the kyoku"),
