@@ -78,6 +78,7 @@ dead hand?") reads nothing, nor does a tsumo before a discard.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from handbook.core.search.folding import fold
 from handbook.core.search.negation import steps
@@ -302,9 +303,8 @@ _CHII_NOT_LEFT = re.compile(
     r"|\b(?:across|opposite|toimen|shimocha)\b[^.;?]{0,30}?(?<![a-z])(?:chii|chi|chow)(?![a-z])"
     r"|(?:対面|下家)[^。]{0,10}?(?:から|の)[^。]{0,10}?ちー")
 
-_OTHER_CALL = re.compile(r"(?<![a-z])(?:pon|pong|ponned|ron|kan|kong)(?![a-z])|ぽん|ろん")
-
-#: a question ("what happens to ...", "does he ...")
+#: a question ("what happens to ...", "does he ..."); narrower than the ranking's question test,
+#: which also counts "mean" or 何 anywhere, words an incident about a dead hand in riichi can hold
 _ASKS = re.compile(r"^(?:what|how|does|do|is|are|can|should|who|when)\b|\bwhat\s+happens\b|か[?？]?$"
                    r"|\b(?:does|do|is|can|should|must)\s+(?:he|she|they|i|you|it|we)\b")
 
@@ -371,6 +371,44 @@ def drop_setting(query: str) -> str:
     return query[m.end():]
 
 
+def _empty_riichi(folded: str) -> bool:
+    """A riichi only said: the sideways tile and the stick both missing (AZRM §6.1's three steps)."""
+    _done, missing = steps(folded)
+    return {"sideways", "deposit"} <= missing and "speak" not in missing
+
+
+def _dead_in_riichi(folded: str) -> bool:
+    """A dead hand while in riichi, told as an incident (not a question about the rule)."""
+    return "?" not in folded and not _ASKS.search(folded) and _RIICHI_THEN_DEAD.search(folded) is not None
+
+
+def _chii_not_from_left(folded: str) -> bool:
+    """A chii from the player across or on the right, with no second call (then it is priority)."""
+    return _CHII_NOT_LEFT.search(folded) is not None and all(
+        _call_kind(m.group(0)) == "chii" for m in _CALL_WORD.finditer(folded))
+
+
+def _when(test: Callable[[str], bool], words: str) -> Callable[[str], str | None]:
+    """A reader giving ``words`` when ``test`` holds."""
+    return lambda folded: words if test(folded) else None
+
+
+#: the structures read by code, not one pattern: (a quick test: one of these is in the query, "" is
+#: always; the reader, giving the words the rules use or None; what, said in the query already,
+#: makes the words needless -- None: the words themselves, "": nothing)
+READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], ...] = (
+    (tuple("0123456789"), _when(_invalid_group, "invalid group"), "invalid group"),
+    (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
+    (("tenpai", "noten", "てんぱい", "聴牌"), _when(_wrong_declaration, "wrong tenpai or noten declaration"), ""),
+    (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
+    (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
+    (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
+     "player on the left"),
+    ((" and a", " and one"), _named_mix, None),
+    (("instead",), _said_instead, None),
+)
+
+
 def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
@@ -379,26 +417,11 @@ def concepts(folded: str) -> list[str]:
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
               if first.search(folded) and second.search(folded) and fold(words) not in folded]
-    if any(c.isdigit() for c in folded) and "invalid group" not in folded and _invalid_group(folded):
-        found.append("invalid group")
-    if "priority of calls" not in folded and _calls_at_once(folded):
-        found.append("simultaneous calls priority of calls")
-    if ("tenpai" in folded or "noten" in folded or "てんぱい" in folded or "聴牌" in folded) and _wrong_declaration(folded):
-        found.append("wrong tenpai or noten declaration")
-    if any(w in folded for w in ("riichi", "reach", "りーち", "立直")) and "empty riichi" not in folded:
-        done, missing = steps(folded)
-        if {"sideways", "deposit"} <= missing and "speak" not in missing:
-            found.append("empty riichi declaration")  # only said: AZRM §6.1's riichi has three steps
-    if ("dead" in folded or "放棄" in folded) and "?" not in folded and not _ASKS.search(folded) \
-            and _RIICHI_THEN_DEAD.search(folded) and "dead-hand foul while in riichi" not in folded:
-        found.append("dead-hand foul while in riichi")  # an incident, not a question about the rule
-    if ("chi" in folded or "chow" in folded or "ちー" in folded) and _CHII_NOT_LEFT.search(folded) \
-            and not _OTHER_CALL.search(folded) and "player on the left" not in folded:
-        found.append("chii only from the player on the left melded chow")  # not two calls at once
-    if (" and a" in folded or " and one" in folded) and (mix := _named_mix(folded)) and mix not in folded:
-        found.append(mix)
-    if "instead" in folded and (said := _said_instead(folded)) and said not in folded:
-        found.append(said)
+    for hints, read, said in READERS:
+        if any(h in folded for h in hints) and (not said or said not in folded):
+            words = read(folded)
+            if words and (said is not None or words not in folded):
+                found.append(words)
     return found
 
 

@@ -179,8 +179,9 @@ def factor(query: tuple[frozenset[str], frozenset[str]], foul: tuple[frozenset[s
            *, match: float, contradiction: float) -> float:
     """How much a row whose foul names the steps ``foul`` (``(done, missing)``) gains or loses
     for a query naming ``query``: times ``match`` when the foul lacks every step the query says
-    was missing (a row lacking one of two missing steps is no better a match than the rest); times ``contradiction`` for each step the foul lacks that the query says was done,
-    and each step the foul names as done that the query says was missing."""
+    was missing (a row lacking one of two missing steps is no better a match than the rest);
+    times ``contradiction`` for each step the foul lacks that the query says was done, and each
+    step the foul names as done that the query says was missing."""
     q_done, q_missing = query
     f_done, f_missing = foul
     out = 1.0

@@ -64,7 +64,8 @@ class Weights:
     pair_bonus: float = 6.0
     bonus_pool: int = 120  # how many of the best-scored documents are weighed for the name bonuses
     # the steps an incident says were done or missing (:mod:`handbook.core.search.negation`)
-    step_match: float = 2.0  # a row lacking the (every) step the query says was missing: an explicit negation is strong evidence
+    #: a row lacking every step the query says was missing (an explicit negation is strong evidence)
+    step_match: float = 2.0
     step_contradiction: float = 0.4  # a row lacking a step the query says was done (or the reverse)
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
