@@ -91,7 +91,6 @@ def test_screen_survives_the_window_and_text_size(walker, name, route):
     hb, config = walker
     hb.open(route)
     bad = walk(hb)
-    if bad:  # the screen as it was judged, for the one who reads the failure
-        hb.page.evaluate("() => window.scrollTo(0, 0)")
+    if bad:  # the screen where the walk stopped, for the one who reads the failure
         hb.screenshot(f"FAILED-walk-{config}-{name}")
     assert not bad, f"{route} at {config}:\n  " + "\n  ".join(bad)
