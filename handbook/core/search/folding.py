@@ -132,8 +132,10 @@ def romaji_key(word: str) -> str:
     return word
 
 
-def words(text: str) -> list[str]:
-    """Folded latin words of ``text``; hyphenated words give their parts and the joined form."""
+@functools.lru_cache(maxsize=4096)
+def words(text: str) -> tuple[str, ...]:
+    """Folded latin words of ``text``; hyphenated words give their parts and the joined form
+    (memoised: a query's words are read by its units and again by its name bonuses)."""
     out: list[str] = []
     for m in _WORD.finditer(fold(text)):
         w = m.group(0)
@@ -144,7 +146,7 @@ def words(text: str) -> list[str]:
                 out.append(w.replace("-", ""))
         else:
             out.append(w)
-    return out
+    return tuple(out)
 
 
 # romaji verb endings -> the noun form the content's names use (tsumotta -> tsumo, agatta ->

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -367,16 +366,18 @@ class _Ranking:
         exact: set[int] = set()
         for f in qforms:
             exact.update(exact_docs.get(f, ()))
-        # (only the documents the loop below weighs need their title share)
-        sharing = self._title_shares(qset, ruleset, editions, scores if pool is None else pool)
+        sharing = self._title_shares(qset, ruleset, editions)
         pair_count: dict[int, int] = {}
         for p in qpairs:
             for d in pair_docs.get(p, ()):
                 pair_count[d] = pair_count.get(d, 0) + 1
+        # the documents weighed: named, and among the pool when there is one
         named = exact.union(sharing)
+        if pool is not None:
+            named &= pool
         docs, groups = self.docs, self._groups
         for s, d in in_scope:
-            if d in named and (pool is None or d in pool):
+            if d in named:
                 doc = docs[d]
                 if d in exact:
                     # a glossary term named exactly comes first: it explains the word and links on
@@ -396,11 +397,9 @@ class _Ranking:
                 best[key] = (s, d)
         return best
 
-    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool,
-                      among: Collection[int]) -> dict[int, float]:
-        """Each document of the scope and of ``among`` with a title holding a stem of ``qset``: the
-        largest share of one of its titles' stems that are in ``qset`` (a stem twice in a title
-        counts twice)."""
+    def _title_shares(self, qset: set[str], ruleset: str | None, editions: bool) -> dict[int, float]:
+        """Each document of the scope with a title holding a stem of ``qset``: the largest share of
+        one of its titles' stems that are in ``qset`` (a stem twice in a title counts twice)."""
         titles_of, title_doc, title_len = self._scoped_titles(ruleset, editions), self._title_doc, self._title_len
         per_title: Counter[int] = Counter()
         for w in qset:
@@ -410,11 +409,10 @@ class _Ranking:
         shares: dict[int, float] = {}
         get = shares.get
         for g, n in per_title.items():
+            share = n / title_len[g]
             d = title_doc[g]
-            if d in among:
-                share = n / title_len[g]
-                if share > get(d, 0.0):
-                    shares[d] = share
+            if share > get(d, 0.0):
+                shares[d] = share
         return shares
 
     def damp_repeated_fouls(self, out: list[tuple[float, int]]) -> list[tuple[float, int]]:
