@@ -23,8 +23,14 @@ The structures, each matched by its shape rather than its spelling:
   word of exposing (flipped, knocked, visible, drew, grabbed) -- EMA RCR §3.4.7's "exposing tiles
   from an opponent's hand or from the dead wall" (a dead hand there, not the revealed-tiles row);
 * *a call by a player in riichi* -- the state (in riichi, a riichi player, after declaring riichi;
-  リーチ者, リーチ後, 立直中), then within the sentence a pon or chii ("player in riichi called pon
-  on the dealer's discard", リーチ者がポンと発声した) -- calling during riichi (AZRM §6.4);
+  リーチ者, リーチ後, 立直中), then within the sentence a pon, chii or open kan ("player in riichi
+  called pon on the dealer's discard", リーチ者がポンと発声した); the call, then the state ("minkan
+  in riichi"); or the state in a sentence of its own and the call in the next by the same seat
+  or by nobody named ("W is in riichi. E discarded 9s, W said pon") -- calling during riichi
+  (AZRM §6.4);
+* *swap calling told by the tiles* -- a pon or chii of a tile named, then a discard of that tile
+  or, after a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p",
+  "chii'd 2p with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2);
 * *play after the hand has ended* -- a win declared, then a draw or a discard ("after the dealer
   declared tsumo, South drew the next tile", ロンの発声の後にツモった) -- playing after the end of
   the kyoku (AZRM §7.2, WRC 2025);
@@ -44,7 +50,8 @@ The structures, each matched by its shape rather than its spelling:
   EMA RCR §3.3.1).
 * *a tenpai or noten declaration the hand contradicts* ("turned his hand up as tenpai but he is
   noten", "was tenpai but declared noten"), or made by a player with a dead hand -- a wrong
-  tenpai or noten declaration (AZRM §7.6, WRC 2025);
+  tenpai or noten declaration (AZRM §7.6, WRC 2025); one declaration, then the other declared
+  ("said noten, then turned his hand up saying tenpai") -- changing the declaration (AZRM §7.7);
 * *one call or win said for another* ("said ron instead of tsumo") -- a confusing win
   declaration, or a confusing call;
 * *a riichi only said* -- the sideways tile and the stick both said to be missing (the steps of
@@ -126,13 +133,25 @@ _EXPOSED = re.compile(r"(?<![a-z])(?:flip\w*|knock\w*|tip\w*|turn\w*|reveal\w*|e
 
 # a player in riichi (the state), then a pon or a chii (a kan can be allowed: AZRM §6.6); "declared
 # riichi after pon" is riichi with an open hand
-_IN_RIICHI = (r"(?:\bin\s+riichi|\briichi\s+player|\bafter\s+(?:\w+\s+){0,2}riichi|\b(?:declared|called|in\s+a)\s+riichi"
+_IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:\w+\s+){0,2}riichi|\b(?:declared|called|in\s+a)\s+riichi"
               r"|\bunder\s+riichi|\briichi(?:'?d|ed)\b|りーち者|りーち後|りーち中|りーちした|立直者|立直後|立直中"
               # romaji: "riichi shite kara" (after declaring riichi), "riichi chuu" (during riichi)
               r"|\b(?:riichi|reach|richi)\s+(?:shite|shita|shiteta|shiteru)(?:\s+(?:kara|ato|go))?\b"
               r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
+_OPEN_CALL = r"(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan)"
 _RIICHI_THEN_CALL = re.compile(
-    rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z])(?:pon|pong|ponned|chii|chi|chow)(?![a-z])|ぽん|ちー)")
+    rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
+#: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
+_OPEN_CALL_ALTS = (r"pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan"
+                   r"|added\s+kan|called\s+kan")
+#: the state said in a sentence of its own ("W is in riichi."), then the call in the next one
+_RIICHI_SENTENCE_THEN_CALL = re.compile(
+    rf"(?P<who>\b\w+\s+)?(?:is|was|had\s+been|has\s+been)\s+{_IN_RIICHI}[^.。;?]{{0,30}}?[.;]\s+"
+    rf"[^.。;?]{{0,50}}?(?P<caller>\b\w+\s+)?(?:(?:said|says|called|declared|calls)\s+)?(?<![a-z])(?:{_OPEN_CALL_ALTS})(?![a-z])")
+#: the call, then the state: "minkan in riichi", "pon'd while in riichi", "chii during riichi"
+_CALL_IN_RIICHI = re.compile(
+    rf"(?<![a-z])(?:{_OPEN_CALL_ALTS})(?![a-z])[^.。;?]{{0,25}}?\b(?:in|during|while|under)\s+(?:\w+\s+){{0,2}}?"
+    r"(?:riichi|rii|richi)\b")
 # a win declared, then a draw or a discard by someone: play after the end of the hand
 _END = r"(?:ron|tsumo|mahjong|agari|ryuu?kyoku|exhaustive\s+draw)"
 _PLAYED = (r"(?:\b(?:drew|draws|drawn|discarded|picked\s+up|took|grabbed)\b|\bnext\s+tile\b"
@@ -223,7 +242,7 @@ _READY = r"(?:tenpai|tempai|noten|not\s+tenpai|not\s+ready|ready)"
 _DECLARED = r"(?:declared|declares|said|says|called|announced|claimed|showed|turned\s+(?:\w+\s+)?hand\s+(?:up|over)\s+as)"
 _WRONG_DECLARATION = re.compile(
     rf"\b{_DECLARED}\s+(?:\w+\s+){{0,2}}?(?P<said>{_READY})\b[^.;?]{{0,40}}?"
-    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,40}}?\b(?P<was>{_READY})\b"
+    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,60}}?\b(?P<was>{_READY})\b"
     rf"|\b(?:was|is|had\s+been)\s+(?P<was2>{_READY})\b[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?{_DECLARED}\s+(?P<said2>{_READY})\b"
     r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
 
@@ -232,13 +251,25 @@ def _ready(word: str | None) -> bool | None:
     return None if word is None else not (word.startswith("no") or word.startswith("not"))
 
 
-def _wrong_declaration(folded: str) -> bool:
-    """A tenpai declaration and the hand's real state disagree (see :data:`_WRONG_DECLARATION`)."""
+#: the second state declared too ("said noten, then turned his hand up saying tenpai"): the
+#: declaration changed, not contradicted by the hand
+_DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\w*|chang\w*|correct\w*|showed|shows"
+                             r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
+
+
+def _tenpai_declaration(folded: str) -> str | None:
+    """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
+    or one declaration followed by the other: the words of the wrong or of the changed
+    declaration."""
     for m in _WRONG_DECLARATION.finditer(folded):
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
-        if said is None or _ready(said) != _ready(was):
-            return True
-    return False
+        if said is None:
+            return "wrong tenpai or noten declaration"
+        if _ready(said) != _ready(was):
+            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), m.start("was")):
+                return "changing a tenpai or noten declaration"
+            return "wrong tenpai or noten declaration"
+    return None
 
 
 # one call or win said for another: "said ron instead of tsumo", "called pon instead of chii"
@@ -327,7 +358,6 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
-    (("riichi", "reach", "richi", "りーち", "立直"), _RIICHI_THEN_CALL, "calling during riichi"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
       "りゅうきょく"), _WIN_THEN_PLAY,
      "playing after the end of the kyoku"),
@@ -388,6 +418,63 @@ def _chii_not_from_left(folded: str) -> bool:
         _call_kind(m.group(0)) == "chii" for m in _CALL_WORD.finditer(folded))
 
 
+# swap calling told by the tiles: a pon or chii of one tile, then a discard of that tile or, after
+# a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p", "chii'd 2p
+# with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2, WRC 2025)
+_SUIT = {"m": "m", "man": "m", "manzu": "m", "p": "p", "pin": "p", "pinzu": "p", "s": "s", "sou": "s", "souzu": "s"}
+_TILE = r"[1-9]\s?(?:manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])"
+_TILE_PARTS = re.compile(r"([1-9])\s?(manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])")
+_CALLED_TILE = re.compile(
+    rf"(?<![a-z])(?P<call>pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d)(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
+    rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
+_DISCARDED_TILE = re.compile(
+    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{_TILE})")
+
+
+def _tile(text: str) -> tuple[int, str] | None:
+    m = _TILE_PARTS.search(text)
+    return None if m is None else (int(m.group(1)), _SUIT[m.group(2)])
+
+
+def _swap_by_tiles(folded: str) -> bool:
+    """A pon or chii of a tile named, then a discard of a tile the swap-calling rule forbids."""
+    for call in _CALLED_TILE.finditer(folded):
+        called = _tile(call.group("tile"))
+        forbidden = {called}
+        with_tiles = call.group("with")
+        if with_tiles and _call_kind(call.group("call")) == "chii":
+            numbers = [int(c) for c in re.findall(r"[1-9]", with_tiles)]
+            seq = sorted([called[0], *numbers])
+            if len(numbers) == 2 and seq == list(range(seq[0], seq[0] + 3)):
+                if called[0] == seq[0] and seq[2] < 9:
+                    forbidden.add((seq[2] + 1, called[1]))
+                elif called[0] == seq[2] and seq[0] > 1:
+                    forbidden.add((seq[0] - 1, called[1]))
+        discard = _DISCARDED_TILE.search(folded, call.end(), call.end() + 90)
+        if discard is not None and _tile(discard.group("tile")) in forbidden:
+            return True
+    return False
+
+
+#: a seat as incidents name it -> the seat ("W" and "West" are one player)
+_SEAT_OF = {"e": "east", "east": "east", "s": "south", "south": "south", "w": "west", "west": "west",
+            "n": "north", "north": "north"}
+
+
+def _riichi_player_calls(folded: str) -> bool:
+    """A pon, chii or open kan by a player in riichi: the state, then the call in the same
+    sentence; the call, then "in riichi"; or the state in a sentence of its own ("W is in
+    riichi.") and the call in the next, by the same seat or by nobody named."""
+    if _RIICHI_THEN_CALL.search(folded) or _CALL_IN_RIICHI.search(folded):
+        return True
+    for m in _RIICHI_SENTENCE_THEN_CALL.finditer(folded):
+        who = _SEAT_OF.get((m.group("who") or "").strip())
+        caller = _SEAT_OF.get((m.group("caller") or "").strip())
+        if who is None or caller is None or who == caller:
+            return True
+    return False
+
+
 def _when(test: Callable[[str], bool], words: str) -> Callable[[str], str | None]:
     """A reader giving ``words`` when ``test`` holds."""
     return lambda folded: words if test(folded) else None
@@ -399,8 +486,10 @@ def _when(test: Callable[[str], bool], words: str) -> Callable[[str], str | None
 READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], ...] = (
     (tuple("0123456789"), _when(_invalid_group, "invalid group"), "invalid group"),
     (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
-    (("tenpai", "noten", "てんぱい", "聴牌"), _when(_wrong_declaration, "wrong tenpai or noten declaration"), ""),
+    (("tenpai", "noten", "てんぱい", "聴牌"), _tenpai_declaration, ""),
     (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
+    (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
+    (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),

@@ -44,6 +44,9 @@ _EN_WORDS: dict[str, tuple[str, ...]] = {
 }
 #: words that, in English, are that step negated on their own
 _EN_NEGATED: dict[str, tuple[str, ...]] = {"speak": ("silent", "silently", "wordless*")}
+#: "no word", "without a word": the step ``speak`` negated ("word" alone is no step: a call's
+#: "wrong word" was spoken)
+_EN_NO_WORD = re.compile(r"\b(?:no|without\s+(?:a|any)|not\s+(?:a|one|any))\s+words?\b")
 #: "into his hand", "in the hand": the step ``into_hand`` (a phrase: "hand" alone is every foul)
 _EN_INTO_HAND = re.compile(r"\b(?:in|into)\s+(?:(?:his|her|their|the|its|my|own)\s+)*(?:hand|tehai)\b")
 
@@ -118,6 +121,8 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
     for m in _EN_INTO_HAND.finditer(text):
         before = text[:m.start()].split()[-3:]
         (missing if any(w in _EN_NEGATION for w in before) else done).add("into_hand")
+    if "word" in text and _EN_NO_WORD.search(text):
+        missing.add("speak")
     tokens = _TOKEN.findall(text)
     governed: set[int] = set()
     for i, tok in enumerate(tokens):
