@@ -59,6 +59,12 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("S chii'd 2p with 3p4p and was about to discard 5p", "swap calling kuikae"),
     ("chi 6p with 4p 5p, discarded 3p", "swap calling kuikae"),
     ("pon 5p then discarded 5p", "swap calling kuikae"),
+    ("N said kan and put out three 4s, then realised the 4th one wasn't in his hand", "invalid kan empty kan call"),
+    ("N pon'd W's 4p but revealed 4p 5p instead of a pair", "invalid group"),
+    ("S did minkan on 6m but one of the tiles he put down was actually 9m", "invalid kan invalid group"),
+    ("kakan then discarded without taking rinshan", "too few tiles"),
+    ("S dealt in to both W and N on the same 7s", "double ron multiple winners"),
+    ("declared riichi with a chi on the table", "riichi with an open hand"),
     ("called chi on 4p with 56p and then discarded 7p", "swap calling kuikae"),
     ("once West said ron, North drew anyway", "playing after the end of the kyoku"),
     ("after the tsumo, East discarded another tile", "playing after the end of the kyoku"),
@@ -125,7 +131,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
     "chii 2p with 3p4p then discarded 6p", "pon'd 7p and discarded 8p", "chii 3p with 2p4p then discarded 6p",
     "E is in riichi. S called pon on W's discard", "caled pon, put out 2 pin and 3 pin with the discarded 2 pin",
-    "can I ankan in riichi", "pon after riichi",
+    "can I ankan in riichi", "pon after riichi", "closed kan with four 5m", "minkan, then discarded the rinshan tile",
+    "dealt in to the dealer",
     "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
     "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
     "dead hand or chombo?", "riichi shite kara tsumo shita", "chii called quickly and then toimen said pon, who gets it",
@@ -209,6 +216,13 @@ def test_a_negation_of_something_else_is_no_missing_step(text):
 def test_the_missing_step_of_a_riichi_picks_its_row(library, query, ruleset, want):
     rows = [h.ref for h in library.search(query, ruleset=ruleset) if h.kind == "penalty"]
     assert rows[0] == want, (query, rows[:3])
+
+
+def test_an_incident_told_before_its_question_says_what_was_done(library):
+    """The sideways tile told before "is she in riichi now?" was turned: not the row where it was not."""
+    rows = [h.ref for h in library.search("she turned her tile sideways and never said riichi. is she in riichi now?",
+                                          ruleset="azrm") if h.kind == "penalty"]
+    assert rows[0] == "riichi-not-saying", rows[:3]
 
 
 def test_a_question_about_a_step_says_nothing_was_done(library):

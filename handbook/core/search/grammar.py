@@ -6,7 +6,7 @@ The structures, each matched by its shape rather than its spelling:
 * *several players win on one discard* -- a count of two or more (two, 2, both, several,
   multiple, 二人, 両方) with an actor (people, players, opponents; 人, 家) and a win (ron, win,
   mahjong, agari; ロン, 和了, アガリ) in any order ("two people called ron", "both players declared
-  ron on the same tile", "2人がロンした") -- which the rules call multiple winners or double ron
+  ron on the same tile", "2人がロンした"), or a deal-in to two ("dealt in to both W and N") -- which the rules call multiple winners or double ron
   (Rakkii Nomi 2026 §2.3, EMA RCR on head bump);
 * *a call or a win by a player whose hand is already dead* -- a dead hand (dead hand, 和了放棄,
   アガリ放棄) said before a call (pon, chii, kan, riichi, called) or a win (ron, tsumo, mahjong),
@@ -41,7 +41,7 @@ The structures, each matched by its shape rather than its spelling:
   out that do not make that group ("pon laid out as 5m 5m 6m", "chi meld exposed 2m 3m 5m",
   ポンで5m5m6mを晒した) -- an invalid group (AZRM §5.1, EMA RCR, WRC 2025);
 * *riichi after an open call* -- a pon or chii, then riichi ("had called pon earlier and then
-  said reach", ポンしてリーチ) -- riichi with an open hand (AZRM §6.3);
+  said reach", ポンしてリーチ), or riichi "with a chi on the table" -- riichi with an open hand (AZRM §6.3);
 * *a draw out of turn* -- a draw, then whose turn it was or that the player before had not
   discarded ("drew a tile when it was actually my turn", "drew ... North hadn't even discarded")
   -- playing out of turn (AZRM §2.5);
@@ -60,7 +60,10 @@ The structures, each matched by its shape rather than its spelling:
   get the deposit back; 和了放棄になった人は…もらえますか) -- the dead hand's own rule (AZRM §1.4's
   Minor Chombo (Dead Hand), EMA RCR 3.4.7);
 * *a called group named by tiles that do not make it* ("closed kan, showed three hatsu and a
-  haku") -- an invalid kan or group;
+  haku"), *shown with a tile that does not belong* ("revealed 4p 5p instead of a pair", "one of
+  the tiles was actually 9m") or *a kan without its fourth tile* ("the 4th one wasn't in his
+  hand") -- an invalid kan or group, an empty kan call;
+* *a kan, then a discard without the replacement tile* -- too few tiles (AZRM §2.2);
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
   *left in the pond* ("left the 7p in West's pond") -- the called tile's placement, not taking
   the called tile;
@@ -96,7 +99,9 @@ _WIN = r"(?:ron|rons|ronned|win|wins|won|winning|mahjong|agari|agatta|hora)"
 _SEVERAL_WIN_EN = re.compile(
     rf"\b{_COUNT}\s+(?:\w+\s+)?{_ACTOR}\b(?:\s+\w+){{0,6}}?\s+{_WIN}\b"
     rf"|\b{_WIN}\b(?:\s+\w+){{0,6}}?\s+(?:by|from)\s+{_COUNT}\s+{_ACTOR}\b"
-    rf"|\b(?:both|two|2)\s+{_WIN}\b")
+    rf"|\b(?:both|two|2)\s+{_WIN}\b"
+    # "dealt in to both W and N", "dealt into two players"
+    r"|\bdealt?\s+in(?:\s+to|to)?\s+(?:both|two|2)\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
 _DEAD = (r"(?:dead\s+hand|deadhand|agari\s+houki|agari\s+hoki|和了放棄|あがり放棄|あがりほうき"
@@ -140,7 +145,7 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
 _OPEN_CALL = r"(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan)"
 _RIICHI_THEN_CALL = re.compile(
-    rf"{_IN_RIICHI}(?:(?!\b(?:after|before)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
+    rf"{_IN_RIICHI}(?:(?!\b(?:after|before|with)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
 #: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
 _OPEN_CALL_ALTS = (r"pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan"
                    r"|added\s+kan|called\s+kan")
@@ -166,6 +171,7 @@ _CALL_THEN_RIICHI = re.compile(
     r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|open\s+kan|daiminkan)(?![a-z])[^.;?]{0,40}?"
     r"\b(?:then|later|afterwards|and|but)\b[^.;?]{0,30}?(?<![a-z])(?:riichi|reach|declared\s+riichi)(?![a-z])"
     r"|\b(?:riichi|reach)\b[^.;?]{0,20}?\bafter\s+(?:\w+\s+){0,2}(?:pon|chii|chi|calling|a\s+call|an\s+open)"
+    r"|\b(?:riichi|reach)\s+with\s+(?:a|an|one|his|her|two)\s+(?:pon|chii|chi|chow|open\s+\w+|called\s+\w+|meld)\b"
     r"|(?:ぽん|ちー|鳴いて|鳴き)[^。]{0,15}?(?:りーち|立直)")
 # a draw out of turn: a draw, then whose turn it was (or that the player before had not discarded)
 _DRAW_OUT_OF_TURN = re.compile(
@@ -349,7 +355,7 @@ def _named_mix(folded: str) -> str | None:
 
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
-    (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "ろん", "和了", "あが", "上が"),
+    (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_CALL, "calling with a dead hand"),
@@ -456,6 +462,39 @@ def _swap_by_tiles(folded: str) -> bool:
     return False
 
 
+# a called group shown with a tile that does not belong ("revealed 4p 5p instead of a pair", "one of
+# the tiles he put down was actually 9m") or a kan without its fourth tile ("put out three 4s, the
+# 4th one wasn't in his hand")
+_GROUP_CALL = r"(?<![a-z])(?P<call>pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|kong|ankan|minkan|kakan|daiminkan)(?![a-z])"
+_WRONG_TILE_SHOWN = re.compile(
+    rf"{_GROUP_CALL}[^?]{{0,60}}?(?:\binstead\s+of\s+(?:a\s+pair|two|the\s+pair|a\s+run|a\s+sequence)\b"
+    r"|\bone\s+of\s+(?:the\s+|his\s+|her\s+)?(?:tiles|them)\b[^.;?]{0,30}?\b(?:was|is)\s+(?:actually\s+|really\s+)?"
+    r"(?:a\s+|an\s+)?(?:[1-9]\s?[mps]\b|different|wrong|another)"
+    r"|\bwrong\s+tile\s+(?:in|among)\s+(?:the|his|her)\s+(?:meld|group|set|kan|pon|chii))")
+_KAN_SHORT = re.compile(
+    r"(?<![a-z])(?:kan|kong|ankan|minkan|closed\s+kan)(?![a-z])[^?]{0,80}?"
+    r"(?:\b(?:4th|fourth)\s+(?:\w+\s+)?(?:was\s*n'?t|wasnt|was\s+not|is\s*n'?t|isnt|is\s+not|not)\b"
+    r"|\b(?:did\s*n'?t|didnt|does\s*n'?t|doesnt)\s+(?:even\s+)?have\s+(?:the\s+|a\s+)?(?:4th|fourth)\b"
+    r"|\bonly\s+(?:had|has|held|holds)\s+(?:three|3)\b)")
+
+
+def _wrong_tiles_shown(folded: str) -> str | None:
+    """A called group shown with a tile that does not belong, or a kan without its fourth tile."""
+    if _KAN_SHORT.search(folded):
+        return "invalid kan empty kan call"
+    m = _WRONG_TILE_SHOWN.search(folded)
+    if m is None:
+        return None
+    return "invalid kan invalid group" if "kan" in m.group("call") or "kong" in m.group("call") else "invalid group"
+
+
+# a kan, then a discard with no replacement tile drawn: the hand is a tile short
+_KAN_NO_REPLACEMENT = re.compile(
+    r"(?<![a-z])(?:kan|kong|ankan|minkan|kakan|daiminkan|shouminkan)(?![a-z])[^.;?]{0,60}?"
+    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\b(?:without|before)\s+(?:taking|drawing|picking)\s+"
+    r"(?:up\s+)?(?:the\s+|a\s+|his\s+|her\s+)?(?:rinshan|replacement|dead\s+wall)")
+
+
 #: a seat as incidents name it -> the seat ("W" and "West" are one player)
 _SEAT_OF = {"e": "east", "east": "east", "s": "south", "south": "south", "w": "west", "west": "west",
             "n": "north", "north": "north"}
@@ -490,6 +529,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
+    (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
+    (("kan", "kong"), _when(lambda f: _KAN_NO_REPLACEMENT.search(f) is not None, "too few tiles"), None),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),

@@ -105,6 +105,9 @@ class Ranking:
     out: list[tuple[float, int]] = field(default_factory=list)
 
 
+#: where a sentence ends: what an incident tells is read apart from the question it ends with
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+
 #: a count of minutes ("15 minutes", "15分"): its number is a quantity, read by the rows'
 #: conditions (:mod:`handbook.core.search.conditions`), not a word ("15 tiles" is another foul)
 _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
@@ -166,8 +169,11 @@ def weigh_steps(index, r: Ranking) -> None:
     said = steps(r.q)
     if not said[1]:  # nothing said to be missing: a step merely named is no evidence
         return
-    if _QUESTION.search(r.q):  # "do I have to say tenpai?": asks, does not say what was done
-        said = (frozenset(), said[1])
+    if _QUESTION.search(r.q):
+        # "do I have to say tenpai?" asks, does not say what was done; an incident told before
+        # its question ("turned the tile sideways, no stick. Is he in riichi?") says it
+        told = " ".join(x for x in _SENTENCE_END.split(r.q) if x and not _QUESTION.search(x.strip()))
+        said = (steps(told)[0] if told else frozenset(), said[1])
     row_steps = index.row_steps
     for d in r.scores:
         done = row_steps.get(d)
