@@ -64,6 +64,8 @@ The structures, each matched by its shape rather than its spelling:
   the tiles was actually 9m") or *a kan without its fourth tile* ("the 4th one wasn't in his
   hand") -- an invalid kan or group, an empty kan call;
 * *a kan, then a discard without the replacement tile* -- too few tiles (AZRM §2.2);
+* *a call corrected at once into another* ("chii no i mean pon", "ポン、いやチー") -- changing a
+  call;
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
   *left in the pond* ("left the 7p in West's pond") -- the called tile's placement, not taking
   the called tile;
@@ -495,6 +497,23 @@ _KAN_NO_REPLACEMENT = re.compile(
     r"(?:up\s+)?(?:the\s+|a\s+|his\s+|her\s+)?(?:rinshan|replacement|dead\s+wall)")
 
 
+# a call corrected at once into another: "chii no i mean pon", "pon - sorry, chii", "ポン、いやチー"
+_CORRECTED = re.compile(r"\b(?:no|sorry|i\s+mean|i\s+meant|wait|oops|correction|chang\w*\s+(?:it\s+)?to"
+                        r"|correct\w*\s+(?:it\s+|himself\s+|herself\s+)?to)\b|いや|じゃなくて|ではなく|やっぱり")
+
+
+def _call_corrected(folded: str) -> bool:
+    """A call word, a self-correction within a few words, and another call word."""
+    for first in _CALL_WORD.finditer(folded):
+        fix = _CORRECTED.search(folded, first.end(), first.end() + 16)
+        if fix is None or re.search(r"[.;?。]", folded[first.end():fix.start()]):
+            continue
+        second = _CALL_WORD.search(folded, fix.end(), fix.end() + 16)
+        if second is not None and _call_kind(second.group(0)) != _call_kind(first.group(0)):
+            return True
+    return False
+
+
 #: a seat as incidents name it -> the seat ("W" and "West" are one player)
 _SEAT_OF = {"e": "east", "east": "east", "s": "south", "south": "south", "w": "west", "west": "west",
             "n": "north", "north": "north"}
@@ -531,6 +550,7 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
     (("kan", "kong"), _when(lambda f: _KAN_NO_REPLACEMENT.search(f) is not None, "too few tiles"), None),
+    (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
