@@ -64,6 +64,10 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("S did minkan on 6m but one of the tiles he put down was actually 9m", "invalid kan invalid group"),
     ("kakan then discarded without taking rinshan", "too few tiles"),
     ("chii no i mean pon immediately", "changing a call"),
+    ("put out a riichi stick and turned the tile but never said riichi", "riichi without saying riichi"),
+    ("said riichi and put out the stick, but the discard was not sideways", "riichi discard not turned sideways"),
+    ("said riichi, tile turned sideways, no stick", "riichi without the deposit"),
+    ("said riichi and put out a stick but did not turn the tile", "riichi discard not turned sideways"),
     ("pon - sorry, chii", "changing a call"),
     ("ポン、いやチー", "changing a call"),
     ("S dealt in to both W and N on the same 7s", "double ron multiple winners"),
@@ -137,7 +141,7 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "can I ankan in riichi", "pon after riichi", "closed kan with four 5m", "minkan, then discarded the rinshan tile",
     "dealt in to the dealer", "called pon, no one objected, then ron", "pon. no, wait",
     "called ron then said pon", "declared tenpai and was tenpai", "said tenpai, then showed the tenpai hand",
-    "ron instead of ron", "said riichi and put out a stick but did not turn the tile",
+    "ron instead of ron",
     "dead hand or chombo?", "riichi shite kara tsumo shita", "chii called quickly and then toimen said pon, who gets it",
     "called chii from kamicha", "pon with three 5p and a 5p", "put a wrong tile out next to his pair",
     "forgot to take the replacement tile", "misehai 3 tiles, not in riichi - warning or dead hand?",
@@ -188,6 +192,9 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("親がリーチと発声したが、横向きにせずリーチ棒も出さずに打牌した", {"speak"}, {"sideways", "deposit"}),
     ("北家はツモ牌を手に入れていない", set(), {"into_hand"}),
     ("turned a tile sideways, no word and no stick", {"sideways"}, {"speak", "deposit"}),
+    ("he said riichi but canceled it, no tenbou placed, tile not turned", {"speak"}, {"deposit", "sideways"}),
+    ("player said riichi then discarded normally with no stick", {"speak"}, {"deposit", "sideways"}),
+    ("said riichi but then didn't turn a tile or put a stick down", {"speak"}, {"deposit", "sideways"}),
     ("put the stick out without a word", {"deposit"}, {"speak"}),
     # the rows' own fouls
     ("Riichi declaration without the 1,000-point deposit", set(), {"deposit"}),
@@ -219,6 +226,18 @@ def test_a_negation_of_something_else_is_no_missing_step(text):
 def test_the_missing_step_of_a_riichi_picks_its_row(library, query, ruleset, want):
     rows = [h.ref for h in library.search(query, ruleset=ruleset) if h.kind == "penalty"]
     assert rows[0] == want, (query, rows[:3])
+
+
+@pytest.mark.parametrize("ruleset", ["wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026", "azrm"])
+def test_the_one_missing_step_of_a_riichi_outweighs_words_shared_with_other_fouls(library, ruleset):
+    """"put out", "turned", "tile" are words of the wrong-draw rows ("out of turn", "tile put into
+    hand"); the structure -- two steps done, saying it missing -- brings the row among the first
+    three (first in AZRM; in the WRC table the wrong-draw rows still share five of its words)."""
+    rows = [h.ref for h in library.search("put out a riichi stick and turned the tile but never said riichi",
+                                          ruleset=ruleset) if h.kind == "penalty"]
+    assert "riichi-not-saying" in rows[:3], rows[:3]
+    if ruleset == "azrm":
+        assert rows[0] == "riichi-not-saying", rows[:3]
 
 
 def test_an_incident_told_before_its_question_says_what_was_done(library):

@@ -55,7 +55,9 @@ The structures, each matched by its shape rather than its spelling:
 * *one call or win said for another* ("said ron instead of tsumo") -- a confusing win
   declaration, or a confusing call;
 * *a riichi only said* -- the sideways tile and the stick both said to be missing (the steps of
-  :mod:`handbook.core.search.negation`) -- the empty riichi declaration (AZRM §6.1);
+  :mod:`handbook.core.search.negation`) -- the empty riichi declaration (AZRM §6.1); *one step
+  missing and another done* ("put out the stick and turned the tile but never said riichi") --
+  the row of that step, which words shared with other fouls ("put", "out", "turned") would bury;
 * *a question about what a player with a dead hand may still do* (choose discards, be tenpai,
   get the deposit back; 和了放棄になった人は…もらえますか) -- the dead hand's own rule (AZRM §1.4's
   Minor Chombo (Dead Hand), EMA RCR 3.4.7);
@@ -415,6 +417,23 @@ def _empty_riichi(folded: str) -> bool:
     return {"sideways", "deposit"} <= missing and "speak" not in missing
 
 
+#: the riichi declaration's steps (AZRM §6.1: say it, turn the tile, put out the deposit) -> the
+#: words of the foul where that step alone is missing
+_RIICHI_STEP_FOUL = {"speak": "riichi without saying riichi", "sideways": "riichi discard not turned sideways",
+                     "deposit": "riichi without the deposit"}
+
+
+def _riichi_step_missing(folded: str) -> str | None:
+    """A riichi whose one missing step is told and another step said done ("put out the stick
+    and turned the tile but never said riichi"): the foul of that step; the words the query
+    shares with other fouls ("put", "turned", "out") then weigh less than its structure."""
+    done, missing = steps(folded)
+    riichi_missing = missing & _RIICHI_STEP_FOUL.keys()
+    if len(riichi_missing) != 1 or not done & _RIICHI_STEP_FOUL.keys():
+        return None
+    return _RIICHI_STEP_FOUL[next(iter(riichi_missing))]
+
+
 def _dead_in_riichi(folded: str) -> bool:
     """A dead hand while in riichi, told as an incident (not a question about the rule)."""
     return "?" not in folded and not _ASKS.search(folded) and _RIICHI_THEN_DEAD.search(folded) is not None
@@ -546,6 +565,7 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
     (("tenpai", "noten", "てんぱい", "聴牌"), _tenpai_declaration, ""),
     (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
+    (("riichi", "reach", "richi", "りーち", "立直"), _riichi_step_missing, None),
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),

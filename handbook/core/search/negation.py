@@ -14,7 +14,9 @@ penalty row's foul are read for a few *steps* a foul is often named by the absen
 * ``into_hand`` -- a drawn tile put into the hand ("into his hand"; 手牌に入れ).
 
 ("an open hand" is a melded hand, not a shown one; a step named as a time, "before revealing",
-is neither done nor missing.) A step is *negated* when a negation (not, never, no, without, didn't, forgot to; ず, ない, なし)
+is neither done nor missing. Some phrases tell a step missing without a negation before its
+word: "no word", "tile not turned", "discarded normally"; and a negation goes on past "or":
+"didn't turn a tile or put a stick down".) A step is *negated* when a negation (not, never, no, without, didn't, forgot to; ず, ない, なし)
 governs it: in English the first word after the negation that is not a filler ("the", "his",
 "actually", a number) or a general verb ("put", "place", "make"); in Japanese a negative ending
 a few characters after the step's word, within one clause. Otherwise a step named is *done*.
@@ -53,6 +55,13 @@ _EN_INTO_HAND = re.compile(r"\b(?:in|into)\s+(?:(?:his|her|their|the|its|my|own)
 #: a tile turned ("did not turn the tile", "turned her discard"): the step ``sideways`` ("turn" alone
 #: is a general verb: "turn the hand over")
 _EN_TURNED_TILE = re.compile(r"\bturn(?:ed|ing|s)?(\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+)?)(?:tile|discard)\b")
+
+#: the tile said not turned after it ("tile not turned", "discard was never rotated"), or put down
+#: upright ("discarded normally", "put it down straight"): the step ``sideways`` missing
+_EN_TILE_NOT_TURNED = re.compile(r"\b(?:tile|discard)\s+(?:was\s+|is\s+|got\s+)?(?:not|never|wasnt|isnt)\s+"
+                                 r"(?:turn(?:ed)?|rotated|sideways)\b"
+                                 r"|\b(?:discard\w*|threw|thrown|placed|put|laid)\s+(?:it\s+|the\s+tile\s+|her\s+tile\s+"
+                                 r"|his\s+tile\s+)?(?:normally|upright|straight|as\s+usual)\b")
 
 #: negations, and what may stand between a negation and the step it governs
 _EN_NEGATION = frozenset({"not", "never", "no", "without", "didnt", "didn", "doesnt", "dont", "hasnt",
@@ -114,8 +123,28 @@ def _en_step(word: str) -> str | None:
     return None
 
 
-def _english(folded: str, done: set[str], missing: set[str]) -> None:
-    text = folded.replace("'", "").replace("\u2019", "")
+def _negated_after_or(tokens: list[str], j: int, governed: set[int], missing: set[str]) -> None:
+    """The steps after "or" / "nor" that a negation governing ``tokens[j]`` goes on to."""
+    k = j + 1
+    while k < min(j + 4, len(tokens)) and tokens[k] not in ("or", "nor"):
+        k += 1
+    if k >= len(tokens) or tokens[k] not in ("or", "nor"):
+        return
+    for m in range(k + 1, min(k + 6, len(tokens))):
+        word = tokens[m]
+        if word in _EN_FILLER or _EN_GENERAL_VERB.match(word):
+            continue
+        step = _en_step(word)
+        if step is not None:
+            governed.add(m)
+            missing.add(step)
+        return
+
+
+def _en_phrases(text: str, done: set[str], missing: set[str]) -> str:
+    """The steps told by phrases rather than by a negation and a word ("into his hand", "no word",
+    "tile not turned", "discarded normally"); ``text`` with a turned tile read as rotated and the
+    unturned one taken out."""
     if "turn" in text:
         text = _EN_TURNED_TILE.sub(r"\1 rotated tile", text)
     for m in _EN_INTO_HAND.finditer(text):
@@ -123,6 +152,14 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
         (missing if any(w in _EN_NEGATION for w in before) else done).add("into_hand")
     if "word" in text and _EN_NO_WORD.search(text):
         missing.add("speak")
+    if _EN_TILE_NOT_TURNED.search(text):
+        missing.add("sideways")
+        text = _EN_TILE_NOT_TURNED.sub(" ", text)
+    return text
+
+
+def _english(folded: str, done: set[str], missing: set[str]) -> None:
+    text = _en_phrases(folded.replace("'", "").replace("\u2019", ""), done, missing)
     tokens = _TOKEN.findall(text)
     governed: set[int] = set()
     for i, tok in enumerate(tokens):
@@ -139,6 +176,8 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
                 # "not shown ... before discarding": done late, not left out
                 if (not later or later[0] not in _EN_BADLY) and not any(w in _EN_ORDER for w in later):
                     missing.add(step)
+                    # "didn't turn a tile or put a stick down": the negation goes on past "or"
+                    _negated_after_or(tokens, j, governed, missing)
             break
     for i, tok in enumerate(tokens):
         if i in governed or (i and tokens[i - 1] in _EN_TIMING):
