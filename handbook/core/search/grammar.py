@@ -68,6 +68,12 @@ The structures, each matched by its shape rather than its spelling:
 * *a kan, then a discard without the replacement tile* -- too few tiles (AZRM §2.2);
 * *a call corrected at once into another* ("chii no i mean pon", "ポン、いやチー") -- changing a
   call;
+* *a call, the discard, and only then the called tiles shown* ("called pon, discarded, and only
+  afterwards revealed the pair") -- discarding before revealing the called tiles (AZRM §5.2);
+* *a player in riichi discarding from the hand, not the tile drawn* -- discarding from the hand
+  in riichi (AZRM §6.5).
+The readers see tiles written in words in their short form ("the 7 of circles", "5 pin" -> 7p,
+5p), so a structure told by tiles reads either way.
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
   *left in the pond* ("left the 7p in West's pond") -- the called tile's placement, not taking
   the called tile;
@@ -231,9 +237,13 @@ def _invalid_group(folded: str) -> bool:
     """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
     for call in _CALL_WORD.finditer(folded):
         kind = _call_kind(call.group(0))
-        group = _GROUP.search(folded, call.end(), call.end() + 30)
-        if kind == "ron" or group is None or re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b",
-                                                        folded[call.end():group.start()]):
+        group = _GROUP.search(folded, call.end(), call.end() + 40)
+        if kind == "ron" or group is None:
+            continue
+        gap = folded[call.end():group.start()]
+        # "chii on the 3s and put out 3s-5s-6s": the tiles shown for the call, not a later event
+        if re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", gap) and not re.search(
+                r"^[^.;?。]{0,20}\band\s+(?:put\s+out|laid\s+out|show\w*|expos\w*|reveal\w*)\s+$", gap):
             continue
         tiles = _group_tiles(group.group(1))
         if tiles is None:
@@ -352,7 +362,7 @@ _ASKS = re.compile(r"^(?:what|how|does|do|is|are|can|should|who|when)\b|\bwhat\s
 
 def _named_mix(folded: str) -> str | None:
     m = _NAMED_MIX.search(folded)
-    if m is None or m.group("a") == m.group("b"):
+    if m is None or m.group("b") in (m.group("a"), m.group("a") + "s", m.group("a") + "es"):
         return None
     return "invalid kan invalid group" if "kan" in m.group("call") or "kong" in m.group("call") else "invalid group"
 
@@ -533,6 +543,20 @@ def _call_corrected(folded: str) -> bool:
     return False
 
 
+# a call, the discard, and only then the called tiles shown: discarding before revealing them
+_LATE_REVEAL = re.compile(
+    r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|called)(?![a-z])[^.;?]{0,60}?"
+    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
+    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*)\b")
+# a player in riichi discarding a tile of the hand, not the one drawn
+_NOT_THE_DRAWN = (r"\b(?:rather\s+than|instead\s+of)\s+(?:the\s+|his\s+|her\s+)?(?:tile\s+(?:he|she|they)\s+(?:had\s+)?"
+                  r"(?:just\s+)?drew|(?:just\s+)?drawn\s+tile|tsumo\s+tile|tile\s+(?:just\s+)?drawn|tsumo\b)")
+_RIICHI_HAND_DISCARD = re.compile(
+    rf"{_IN_RIICHI}[^?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,50}}?{_NOT_THE_DRAWN}"
+    r"|\b(?:in\s+(?:riichi|rii)|after\s+(?:\w+\s+){0,2}riichi|riichi\s+player|under\s+riichi)\b[^.;?]{0,40}?"
+    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\bfrom\s+(?:his|her|their|the)\s+hand\b")
+
+
 #: a seat as incidents name it -> the seat ("W" and "West" are one player)
 _SEAT_OF = {"e": "east", "east": "east", "s": "south", "south": "south", "w": "west", "west": "west",
             "n": "north", "north": "north"}
@@ -570,6 +594,10 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
     (("kan", "kong"), _when(lambda f: _KAN_NO_REPLACEMENT.search(f) is not None, "too few tiles"), None),
+    (("discard", "threw", "cut"), _when(lambda f: _LATE_REVEAL.search(f) is not None,
+                                        "discarding before revealing the called tiles"), None),
+    (("riichi", "rii", "reach"), _when(lambda f: _RIICHI_HAND_DISCARD.search(f) is not None,
+                                       "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
@@ -577,6 +605,25 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     ((" and a", " and one"), _named_mix, None),
     (("instead",), _said_instead, None),
 )
+
+
+# a tile written in words ("the 6 of characters", "7 of circles", "5 pin") -> its short form ("6m",
+# "7p", "5p"), so that the structures told by tiles read either way
+_SUIT_WORD = {"circle": "p", "circles": "p", "dot": "p", "dots": "p", "pin": "p", "pins": "p", "pinzu": "p",
+              "bamboo": "s", "bamboos": "s", "bam": "s", "bams": "s", "stick": "s", "sticks": "s", "sou": "s",
+              "souzu": "s", "character": "m", "characters": "m", "crak": "m", "craks": "m", "crack": "m",
+              "cracks": "m", "man": "m", "manzu": "m", "wan": "m"}
+_NUMBER_WORD = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                "eight": "8", "nine": "9"}
+_TILE_WORDS = re.compile(r"\b(?:red\s+)?([1-9]|one|two|three|four|five|six|seven|eight|nine)\s+(?:of\s+)?("
+                         + "|".join(sorted(_SUIT_WORD, key=len, reverse=True)) + r")\b")
+
+
+def _short_tiles(folded: str) -> str:
+    """``folded`` with its tiles written in words in their short form ("7 of circles" -> "7p")."""
+    if not any(w in folded for w in (" of ", " pin", " man", " sou")):
+        return folded
+    return _TILE_WORDS.sub(lambda m: _NUMBER_WORD.get(m.group(1), m.group(1)) + _SUIT_WORD[m.group(2)], folded)
 
 
 def concepts(folded: str) -> list[str]:
@@ -587,9 +634,10 @@ def concepts(folded: str) -> list[str]:
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
               if first.search(folded) and second.search(folded) and fold(words) not in folded]
+    tiled = _short_tiles(folded)
     for hints, read, said in READERS:
         if any(h in folded for h in hints) and (not said or said not in folded):
-            words = read(folded)
+            words = read(tiled)
             if words and (said is not None or words not in folded):
                 found.append(words)
     return found
