@@ -68,6 +68,9 @@ The structures, each matched by its shape rather than its spelling:
 * *a kan, then a discard without the replacement tile* -- too few tiles (AZRM §2.2);
 * *a call corrected at once into another* ("chii no i mean pon", "ポン、いやチー") -- changing a
   call;
+* *a call taken back, no other in its place* ("called pon, then said 'sorry, no'", "said riichi
+  and then changed his mind", "wants to take the riichi back") -- the empty call, the empty
+  riichi, the empty closed kan (AZRM §4.1, §6.1);
 * *a call, the discard, and only then the called tiles shown* ("called pon, discarded, and only
   afterwards revealed the pair") -- discarding before revealing the called tiles (AZRM §5.2);
 * *a player in riichi discarding from the hand, not the tile drawn* -- discarding from the hand
@@ -153,11 +156,11 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               # romaji: "riichi shite kara" (after declaring riichi), "riichi chuu" (during riichi)
               r"|\b(?:riichi|reach|richi)\s+(?:shite|shita|shiteta|shiteru)(?:\s+(?:kara|ato|go))?\b"
               r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
-_OPEN_CALL = r"(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan)"
+_OPEN_CALL = r"(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan)"
 _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before|with)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
 #: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
-_OPEN_CALL_ALTS = (r"pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan"
+_OPEN_CALL_ALTS = (r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan"
                    r"|added\s+kan|called\s+kan")
 #: the state said in a sentence of its own ("W is in riichi."), then the call in the next one
 _RIICHI_SENTENCE_THEN_CALL = re.compile(
@@ -178,7 +181,7 @@ _WIN_THEN_PLAY = re.compile(
     r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
 # an open call, then riichi (the reverse of a call by a player in riichi)
 _CALL_THEN_RIICHI = re.compile(
-    r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|open\s+kan|daiminkan)(?![a-z])[^.;?]{0,40}?"
+    r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|open\s+kan|daiminkan)(?![a-z])[^.;?]{0,40}?"
     r"\b(?:then|later|afterwards|and|but)\b[^.;?]{0,30}?(?<![a-z])(?:riichi|reach|declared\s+riichi)(?![a-z])"
     r"|\b(?:riichi|reach)\b[^.;?]{0,20}?\bafter\s+(?:\w+\s+){0,2}(?:pon|chii|chi|calling|a\s+call|an\s+open)"
     r"|\b(?:riichi|reach)\s+with\s+(?:a|an|one|his|her|two)\s+(?:pon|chii|chi|chow|open\s+\w+|called\s+\w+|meld)\b"
@@ -191,12 +194,12 @@ _DRAW_OUT_OF_TURN = re.compile(
     r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
     r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
 # two calls on one discard at the same time: which call has priority
-_CALL_WORD = re.compile(r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
+_CALL_WORD = re.compile(r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
 _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
                       r"|同時|同じ牌")
 #: each form of a call word -> the call
-_KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pond": "pon", "ぽん": "pon", "chi": "chii", "chow": "chii",
-         "chi'd": "chii", "chid": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan"}
+_KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pon’d": "pon", "ぽん": "pon", "chi": "chii", "chow": "chii",
+         "chi'd": "chii", "chi’d": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan"}
 
 
 def _call_kind(word: str) -> str:
@@ -349,7 +352,7 @@ _DEAD_SAYS_TENPAI = re.compile(
 # a chii from a player who is not the one on the left (across, on the right): only the player on
 # the left's discard can be claimed for a chii (EMA RCR 3.3.3, AZRM, WRC)
 _CHII_NOT_LEFT = re.compile(
-    r"(?<![a-z])(?:chii|chi|chow|chi'?d)(?![a-z])[^.?]{0,40}?\b(?:across|opposite|toimen|shimocha|facing"
+    r"(?<![a-z])(?:chii|chi|chow|chi['’]d)(?![a-z])[^.?]{0,40}?\b(?:across|opposite|toimen|shimocha|facing"
     r"|(?:on|to)\s+(?:my|his|her|their|the)\s+right)\b"
     r"|\b(?:across|opposite|toimen|shimocha)\b[^.;?]{0,30}?(?<![a-z])(?:chii|chi|chow)(?![a-z])"
     r"|(?:対面|下家)[^。]{0,10}?(?:から|の)[^。]{0,10}?ちー")
@@ -462,7 +465,7 @@ _SUIT = {"m": "m", "man": "m", "manzu": "m", "p": "p", "pin": "p", "pinzu": "p",
 _TILE = r"[1-9]\s?(?:manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])"
 _TILE_PARTS = re.compile(r"([1-9])\s?(manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])")
 _CALLED_TILE = re.compile(
-    rf"(?<![a-z])(?P<call>pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d)(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
+    rf"(?<![a-z])(?P<call>pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d)(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
     rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
 _DISCARDED_TILE = re.compile(
     rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{_TILE})")
@@ -496,7 +499,7 @@ def _swap_by_tiles(folded: str) -> bool:
 # a called group shown with a tile that does not belong ("revealed 4p 5p instead of a pair", "one of
 # the tiles he put down was actually 9m") or a kan without its fourth tile ("put out three 4s, the
 # 4th one wasn't in his hand")
-_GROUP_CALL = r"(?<![a-z])(?P<call>pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|kong|ankan|minkan|kakan|daiminkan)(?![a-z])"
+_GROUP_CALL = r"(?<![a-z])(?P<call>pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|kan|kong|ankan|minkan|kakan|daiminkan)(?![a-z])"
 _WRONG_TILE_SHOWN = re.compile(
     rf"{_GROUP_CALL}[^?]{{0,60}}?(?:\binstead\s+of\s+(?:a\s+pair|two|the\s+pair|a\s+run|a\s+sequence)\b"
     r"|\bone\s+of\s+(?:the\s+|his\s+|her\s+)?(?:tiles|them)\b[^.;?]{0,30}?\b(?:was|is)\s+(?:actually\s+|really\s+)?"
@@ -545,7 +548,7 @@ def _call_corrected(folded: str) -> bool:
 
 # a call, the discard, and only then the called tiles shown: discarding before revealing them
 _LATE_REVEAL = re.compile(
-    r"(?<![a-z])(?:pon|pong|ponned|pon'?d|chii|chi|chow|chi'?d|kan|called)(?![a-z])[^.;?]{0,60}?"
+    r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|kan|called)(?![a-z])[^.;?]{0,60}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
     r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*)\b")
 # a player in riichi discarding a tile of the hand, not the one drawn
@@ -555,6 +558,34 @@ _RIICHI_HAND_DISCARD = re.compile(
     rf"{_IN_RIICHI}[^?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,50}}?{_NOT_THE_DRAWN}"
     r"|\b(?:in\s+(?:riichi|rii)|after\s+(?:\w+\s+){0,2}riichi|riichi\s+player|under\s+riichi)\b[^.;?]{0,40}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\bfrom\s+(?:his|her|their|the)\s+hand\b")
+
+
+# a call taken back with no other call in its place ("called pon, then said 'sorry, no'", "said
+# riichi and then changed his mind"): an empty call
+_WITHDRAWN = re.compile(r"\b(?:sorry|never\s*mind|nevermind|cancel\w*|withdr[ae]w\w*|retract\w*"
+                        r"|t(?:ook|ake|akes|aking)\s+(?:it|that|the\s+\w+)\s+back|t(?:ook|ake|akes)\s+back"
+                        r"|chang\w*\s+(?:his|her|their|my)\s+mind)\b")
+_CLOSED_KAN = re.compile(r"\b(?:closed|concealed|ankan)\b|\bown\s+turn\b|暗")
+_RIICHI_WORD = re.compile(r"(?<![a-z])(?:riichi|reach|richi)(?![a-z])")
+
+
+def _call_withdrawn(folded: str) -> str | None:
+    """A pon, chii, kan or riichi said and taken back, no other call said after it."""
+    for first in (*_CALL_WORD.finditer(folded), *_RIICHI_WORD.finditer(folded)):
+        kind = _call_kind(first.group(0))
+        if kind in ("ron", "ろん"):
+            continue
+        back = _WITHDRAWN.search(folded, max(0, first.start() - 12), first.end() + 90)
+        if back is None or _CALL_WORD.search(folded, first.end(), back.start()) is not None:
+            continue
+        if _CALL_WORD.search(folded, back.end(), back.end() + 20) is not None:
+            continue  # taken back for another call: changing it
+        if kind in ("riichi", "reach", "richi"):
+            return "empty riichi declaration"
+        if kind in ("kan", "かん") and _CLOSED_KAN.search(folded, max(0, first.start() - 20), back.start()):
+            return "empty closed kan declaration"
+        return "empty call for chii pon or kan"
+    return None
 
 
 #: a seat as incidents name it -> the seat ("W" and "West" are one player)
@@ -599,6 +630,7 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("riichi", "rii", "reach"), _when(lambda f: _RIICHI_HAND_DISCARD.search(f) is not None,
                                        "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
+    (("sorry", "mind", "cancel", "withdr", "retract", "back"), _call_withdrawn, ""),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
