@@ -3,7 +3,7 @@ opened at 412 x 915 and at 360 px with 200 % text, in English and Japanese, scro
 from top to bottom: no two texts overlap, nothing runs off the window or past its box (text cut
 without an ellipsis), every control is at least 48 x 48 px and named (issue 27). What is
 measured and how 200 % text is made: ``layout_checks.py``. One page per window and language: the
-first route is loaded, the next ones are reached inside the app (:func:`go`)."""
+first route is loaded, the next ones are reached inside the app (``navigate``)."""
 
 from __future__ import annotations
 
@@ -36,36 +36,8 @@ def walker(request, browser, server, artifacts_dir):
         # the browser's own text-size setting (Flutter's text scale = root font size / 16 px)
         cdp = ctx.new_cdp_session(page)
         cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font_px, "fixed": font_px}})
-    yield Handbook(page, server, artifacts_dir), f"{config}-{locale}", []
+    yield Handbook(page, server, artifacts_dir), f"{config}-{locale}"
     ctx.close()
-
-
-#: the app's own way to another route, without loading the page again: a history entry and the
-#: popstate event Flutter's router follows (as the browser's back and forward do)
-_PUSH_ROUTE_JS = """(route) => {
-  const s = history.state || {};
-  const n = typeof s.serialCount === 'number' ? s.serialCount + 1 : 1;
-  history.pushState({serialCount: n, state: null, hbDepth: s.hbDepth || 0}, '', route);
-  window.dispatchEvent(new PopStateEvent('popstate', {state: history.state}));
-}"""
-
-
-def go(hb: Handbook, route: str, loaded: list) -> None:
-    """``route`` in the walker's page: the first one loaded, the next ones reached inside the app
-    (a page load costs ~2 s of Flutter's start; the screen is built the same way); a screen that
-    does not change within a few seconds is loaded instead."""
-    if not loaded:
-        hb.open(route)
-        loaded.append(route)
-        return
-    before = _layout(hb.page.evaluate(NODES_JS))
-    hb.page.evaluate(_PUSH_ROUTE_JS, route)
-    for _ in range(SETTLE_MS // POLL_MS):
-        hb.page.wait_for_timeout(POLL_MS)
-        now = _layout(hb.page.evaluate(NODES_JS))
-        if now and now != before:
-            return
-    hb.open(route)
 
 
 #: how often the screen is read while it settles, and for how long at most (ms)
@@ -117,8 +89,8 @@ def walk(hb: Handbook) -> list[str]:
 
 @pytest.mark.parametrize("name, route", SAMPLES, ids=[f"{n}:{r}" for n, r in SAMPLES])
 def test_screen_survives_the_window_and_text_size(walker, name, route):
-    hb, config, loaded = walker
-    go(hb, route, loaded)
+    hb, config = walker
+    hb.navigate(route)
     bad = walk(hb)
     if bad:  # the screen where the walk stopped, for the one who reads the failure
         hb.screenshot(f"FAILED-walk-{config}-{name}")
