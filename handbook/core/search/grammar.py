@@ -156,12 +156,15 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               # romaji: "riichi shite kara" (after declaring riichi), "riichi chuu" (during riichi)
               r"|\b(?:riichi|reach|richi)\s+(?:shite|shita|shiteta|shiteru)(?:\s+(?:kara|ato|go))?\b"
               r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
-_OPEN_CALL = r"(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan)"
+#: every form of a pon or a chii as typed (pon'd, chi'd: the apostrophe needed, "pond" is the discards)
+_PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
+#: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
+_OPEN_CALLS = rf"{_PON_CHII}|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan"
+_OPEN_CALL = rf"(?:{_OPEN_CALLS})"
 _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before|with)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
-#: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
-_OPEN_CALL_ALTS = (r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan"
-                   r"|added\s+kan|called\s+kan")
+#: those calls, and "called kan" when the state is said first or after
+_OPEN_CALL_ALTS = rf"{_OPEN_CALLS}|called\s+kan"
 #: the state said in a sentence of its own ("W is in riichi."), then the call in the next one
 _RIICHI_SENTENCE_THEN_CALL = re.compile(
     rf"(?P<who>\b\w+\s+)?(?:is|was|had\s+been|has\s+been)\s+{_IN_RIICHI}[^.。;?]{{0,30}}?[.;]\s+"
@@ -181,7 +184,7 @@ _WIN_THEN_PLAY = re.compile(
     r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
 # an open call, then riichi (the reverse of a call by a player in riichi)
 _CALL_THEN_RIICHI = re.compile(
-    r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|open\s+kan|daiminkan)(?![a-z])[^.;?]{0,40}?"
+    rf"(?<![a-z])(?:{_PON_CHII}|open\s+kan|daiminkan)(?![a-z])[^.;?]{{0,40}}?"
     r"\b(?:then|later|afterwards|and|but)\b[^.;?]{0,30}?(?<![a-z])(?:riichi|reach|declared\s+riichi)(?![a-z])"
     r"|\b(?:riichi|reach)\b[^.;?]{0,20}?\bafter\s+(?:\w+\s+){0,2}(?:pon|chii|chi|calling|a\s+call|an\s+open)"
     r"|\b(?:riichi|reach)\s+with\s+(?:a|an|one|his|her|two)\s+(?:pon|chii|chi|chow|open\s+\w+|called\s+\w+|meld)\b"
@@ -194,7 +197,7 @@ _DRAW_OUT_OF_TURN = re.compile(
     r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
     r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
 # two calls on one discard at the same time: which call has priority
-_CALL_WORD = re.compile(r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
+_CALL_WORD = re.compile(rf"(?<![a-z])(?:{_PON_CHII}|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
 _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
                       r"|同時|同じ牌")
 #: each form of a call word -> the call
@@ -363,11 +366,16 @@ _ASKS = re.compile(r"^(?:what|how|does|do|is|are|can|should|who|when)\b|\bwhat\s
                    r"|\b(?:does|do|is|can|should|must)\s+(?:he|she|they|i|you|it|we)\b")
 
 
+def _group_words(call: str) -> str:
+    """The words of an invalid group made by ``call`` (a kan's has its own row too)."""
+    return "invalid kan invalid group" if "kan" in call or "kong" in call else "invalid group"
+
+
 def _named_mix(folded: str) -> str | None:
     m = _NAMED_MIX.search(folded)
     if m is None or m.group("b") in (m.group("a"), m.group("a") + "s", m.group("a") + "es"):
         return None
-    return "invalid kan invalid group" if "kan" in m.group("call") or "kong" in m.group("call") else "invalid group"
+    return _group_words(m.group("call"))
 
 
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
@@ -462,10 +470,11 @@ def _chii_not_from_left(folded: str) -> bool:
 # a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p", "chii'd 2p
 # with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2, WRC 2025)
 _SUIT = {"m": "m", "man": "m", "manzu": "m", "p": "p", "pin": "p", "pinzu": "p", "s": "s", "sou": "s", "souzu": "s"}
-_TILE = r"[1-9]\s?(?:manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])"
-_TILE_PARTS = re.compile(r"([1-9])\s?(manzu|man|m|pinzu|pin|p|souzu|sou|s)(?![a-z])")
+_SUITS = "|".join(sorted(_SUIT, key=len, reverse=True))  # the longest first: "manzu" before "man", "m"
+_TILE = rf"[1-9]\s?(?:{_SUITS})(?![a-z])"
+_TILE_PARTS = re.compile(rf"([1-9])\s?({_SUITS})(?![a-z])")
 _CALLED_TILE = re.compile(
-    rf"(?<![a-z])(?P<call>pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d)(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
+    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
     rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
 _DISCARDED_TILE = re.compile(
     rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{_TILE})")
@@ -499,7 +508,7 @@ def _swap_by_tiles(folded: str) -> bool:
 # a called group shown with a tile that does not belong ("revealed 4p 5p instead of a pair", "one of
 # the tiles he put down was actually 9m") or a kan without its fourth tile ("put out three 4s, the
 # 4th one wasn't in his hand")
-_GROUP_CALL = r"(?<![a-z])(?P<call>pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|kan|kong|ankan|minkan|kakan|daiminkan)(?![a-z])"
+_GROUP_CALL = rf"(?<![a-z])(?P<call>{_PON_CHII}|kan|kong|ankan|minkan|kakan|daiminkan)(?![a-z])"
 _WRONG_TILE_SHOWN = re.compile(
     rf"{_GROUP_CALL}[^?]{{0,60}}?(?:\binstead\s+of\s+(?:a\s+pair|two|the\s+pair|a\s+run|a\s+sequence)\b"
     r"|\bone\s+of\s+(?:the\s+|his\s+|her\s+)?(?:tiles|them)\b[^.;?]{0,30}?\b(?:was|is)\s+(?:actually\s+|really\s+)?"
@@ -519,7 +528,7 @@ def _wrong_tiles_shown(folded: str) -> str | None:
     m = _WRONG_TILE_SHOWN.search(folded)
     if m is None:
         return None
-    return "invalid kan invalid group" if "kan" in m.group("call") or "kong" in m.group("call") else "invalid group"
+    return _group_words(m.group("call"))
 
 
 # a kan, then a discard with no replacement tile drawn: the hand is a tile short
@@ -548,7 +557,7 @@ def _call_corrected(folded: str) -> bool:
 
 # a call, the discard, and only then the called tiles shown: discarding before revealing them
 _LATE_REVEAL = re.compile(
-    r"(?<![a-z])(?:pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d|kan|called)(?![a-z])[^.;?]{0,60}?"
+    rf"(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
     r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*)\b")
 # a player in riichi discarding a tile of the hand, not the one drawn
@@ -573,7 +582,7 @@ def _call_withdrawn(folded: str) -> str | None:
     """A pon, chii, kan or riichi said and taken back, no other call said after it."""
     for first in (*_CALL_WORD.finditer(folded), *_RIICHI_WORD.finditer(folded)):
         kind = _call_kind(first.group(0))
-        if kind in ("ron", "ろん"):
+        if kind == "ron":
             continue
         back = _WITHDRAWN.search(folded, max(0, first.start() - 12), first.end() + 90)
         if back is None or _CALL_WORD.search(folded, first.end(), back.start()) is not None:
@@ -582,7 +591,7 @@ def _call_withdrawn(folded: str) -> str | None:
             continue  # taken back for another call: changing it
         if kind in ("riichi", "reach", "richi"):
             return "empty riichi declaration"
-        if kind in ("kan", "かん") and _CLOSED_KAN.search(folded, max(0, first.start() - 20), back.start()):
+        if kind == "kan" and _CLOSED_KAN.search(folded, max(0, first.start() - 20), back.start()):
             return "empty closed kan declaration"
         return "empty call for chii pon or kan"
     return None
@@ -607,8 +616,8 @@ def _riichi_player_calls(folded: str) -> bool:
     return False
 
 
-def _when(test: Callable[[str], bool], words: str) -> Callable[[str], str | None]:
-    """A reader giving ``words`` when ``test`` holds."""
+def _when(test: Callable[[str], object], words: str) -> Callable[[str], str | None]:
+    """A reader giving ``words`` when ``test`` holds (a truth value, or a pattern's match)."""
     return lambda folded: words if test(folded) else None
 
 
@@ -624,11 +633,9 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
-    (("kan", "kong"), _when(lambda f: _KAN_NO_REPLACEMENT.search(f) is not None, "too few tiles"), None),
-    (("discard", "threw", "cut"), _when(lambda f: _LATE_REVEAL.search(f) is not None,
-                                        "discarding before revealing the called tiles"), None),
-    (("riichi", "rii", "reach"), _when(lambda f: _RIICHI_HAND_DISCARD.search(f) is not None,
-                                       "discarding from the hand in riichi"), None),
+    (("kan", "kong"), _when(_KAN_NO_REPLACEMENT.search, "too few tiles"), None),
+    (("discard", "threw", "cut"), _when(_LATE_REVEAL.search, "discarding before revealing the called tiles"), None),
+    (("riichi", "rii", "reach"), _when(_RIICHI_HAND_DISCARD.search, "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
     (("sorry", "mind", "cancel", "withdr", "retract", "back"), _call_withdrawn, ""),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
