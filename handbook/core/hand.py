@@ -526,7 +526,10 @@ class _Context:
                 self.use("double_yakuman", Note(N_("Counted as {limit}"), limit=Note(_MULTI[min(total, 6)])))
             return min(total, 6)
         doubles = {"DaburuKokushiMusou", "SuuankouTanki", "DaburuChuurenPoutou", "DaiSuushii"}
-        total = 2 if rule == "daisuushii" and "DaiSuushii" in names else 1
+        if rule == "combined":   # each yakuman once, several add up
+            total = min(len(yakuman), 6)
+        else:
+            total = 2 if rule == "daisuushii" and "DaiSuushii" in names else 1
         if len(yakuman) > 1 or names & doubles:
             self.use("double_yakuman", Note(N_("Counted as {limit}"), limit=Note(_MULTI[total])))
         return total

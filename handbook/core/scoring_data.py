@@ -34,7 +34,7 @@ OPTIONS: dict[str, tuple[dict[str, Any], str]] = {
     "open_tanyao": ({"type": "boolean"}, "Open tanyao (kuitan)"),
     "kiriage": ({"type": "boolean"}, "Rounding up to mangan (kiriage mangan)"),
     "kazoe": ({"enum": ["yakuman", "sanbaiman"]}, "Counted yakuman (kazoe yakuman)"),
-    "double_yakuman": ({"enum": ["none", "daisuushii", "all"]}, "Double yakuman"),
+    "double_yakuman": ({"enum": ["none", "combined", "daisuushii", "all"]}, "Double yakuman"),
     "nagashi_mangan": ({"type": "boolean"}, "Nagashi Mangan"),
     "kokushi_robs_concealed_kan": ({"type": "boolean"}, "Thirteen orphans robbing a concealed quad"),
     "open_pinfu_fu": ({"type": "boolean"}, "Open pinfu shape: 2 fu (30 fu)"),

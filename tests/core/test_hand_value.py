@@ -140,6 +140,11 @@ CASES = [
       "double yakuman", "64,000", {"S": -64000, "W": 64000}),
     H("daisuushii-single-wrc", "wrc-2025", "111222333z55m", ron("S", "W", win="5m", melds=["pon 444z"]), 13, 0,
       "yakuman", "32,000", {"S": -32000, "W": 32000}),
+    # two yakuman in one hand: they add up under WRC 2025 (since 2022), not under EMA RCR 2008-2012
+    H("daisangen-tsuuiisou-combined-wrc", "wrc-2025", "22555666777z", ron("W", "S", win="2z", melds=["pon 111z"]),
+      26, 0, "double yakuman", "64,000", {"W": -64000, "S": 64000}),
+    H("daisangen-tsuuiisou-single-ema", "ema-rcr", "22555666777z", ron("W", "S", win="2z", melds=["pon 111z"]),
+      13, 0, "yakuman", "32,000", {"W": -32000, "S": 32000}),
     # --- red fives per ruleset -----------------------------------------------------------------
     H("red-five-rakkii", "rakkii-nomi-2026", "234067m22p345s678s", ron("S", "W", win="8s", riichi=True), 4, 30,
       None, "7,700", {"S": -7700, "W": 7700}),

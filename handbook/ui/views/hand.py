@@ -63,7 +63,9 @@ OPTION_NAMES = {"red_fives": N_("Red fives"), "open_tanyao": N_("Open tanyao"),
                 "double_wind_pair_fu": N_("Fu for a double-wind pair"),
                 "two_yaku_counters": N_("Two yaku from this many counters")}
 VALUE_NAMES = {True: N_("Yes"), False: N_("No"), "yakuman": N_("Yakuman"), "sanbaiman": N_("Sanbaiman"),
-               "none": N_("None: every yakuman counts once"), "daisuushii": N_("Big four winds only"),
+               "none": N_("None: every yakuman counts once"),
+               "combined": N_("Several yakuman add up; none counts double alone"),
+               "daisuushii": N_("Big four winds only"),
                "all": N_("Yes")}
 assert set(OPTION_NAMES) == set(OPTIONS)
 
