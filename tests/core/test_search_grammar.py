@@ -137,9 +137,24 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("North said chii on East's 4s; East is across from him", "chii only from the player on the left melded chow"),
     ("toimen kara chii dekiru?", "chii only from the player on the left melded chow"),
     ("対面からチーした", "chii only from the player on the left melded chow"),
+    # the same structures told in Japanese or romaji
+    ("南家がリーチしてからポンしちゃって", "calling during riichi"),
+    ("リーチのあとにチーした", "calling during riichi"),
+    ("riichi kara no pon", "calling during riichi"),
+    ("ポンしてからリーチした", "riichi with an open hand"),
+    ("ロンのあとに次の牌ツモって", "playing after the end of the kyoku"),
+    ("ノーテンって言ってから、やっぱりテンパイって手を開けた", "changing a tenpai or noten declaration"),
+    ("テンパイと宣言したが、言い直してノーテン", "changing a tenpai or noten declaration"),
+    ("流局でリーチした人がノーテンでした", "noten riichi"),
+    ("「この牌通るよ」って隣の人に言ってました", "passing information"),
+    ("she said that tile won't deal in, to the player next to her", "passing information"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
+
+
+def test_a_call_before_the_riichi_is_no_call_in_riichi():
+    assert concepts(fold("ポンしてからリーチした")) == ["riichi with an open hand"]
 
 
 @pytest.mark.parametrize("query", [
@@ -164,6 +179,8 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     "forgot to take the replacement tile", "misehai 3 tiles, not in riichi - warning or dead hand?",
     "player in riichi got a dead hand, does he show his hand at the draw", "ショーハイ　和了放棄？",
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
+    "ノーテンって言った", "テンパイと言って、やっぱりテンパイ", "リーチした人がテンパイでした",
+    "「ロン、当たり」と言った", "said ron on a safe tile", "told the table the time",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

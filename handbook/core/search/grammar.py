@@ -155,7 +155,9 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               r"|\bunder\s+riichi|\briichi(?:'?d|ed)\b|りーち者|りーち後|りーち中|りーちした|立直者|立直後|立直中"
               # romaji: "riichi shite kara" (after declaring riichi), "riichi chuu" (during riichi)
               r"|\b(?:riichi|reach|richi)\s+(?:shite|shita|shiteta|shiteru)(?:\s+(?:kara|ato|go))?\b"
-              r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b)")
+              r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b"
+              # after declaring riichi: "riichi kara (no) pon", リーチしてから, リーチのあと
+              r"|\b(?:riichi|reach|richi)\s+(?:kara|ato|no\s+ato)\b|(?:りーち|立直)(?:して|の(?:後|あと)|から))")
 #: every form of a pon or a chii as typed (pon'd, chi'd: the apostrophe needed, "pond" is the discards)
 _PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
 #: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
@@ -181,7 +183,7 @@ _WIN_THEN_PLAY = re.compile(
     rf"\b(?:after|once|when)\b[^.;?]{{0,30}}?(?<![a-z]){_END}(?![a-z])[^.;?]{{0,50}}?{_PLAYED}"
     rf"|\b(?:declared|said|called)\s+(?:tsumo|mahjong)\b[^.;?]{{0,12}}?\b(?:and\s+)?then\b[^.;?]{{0,30}}?{_PLAYED}"
     rf"|\b(?:hand|kyoku|round)\s+(?:had\s+)?ended\b[^.;?]{{0,40}}?{_PLAYED}"
-    r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?後[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
+    r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?(?:後|あと)[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
 # an open call, then riichi (the reverse of a call by a player in riichi)
 _CALL_THEN_RIICHI = re.compile(
     rf"(?<![a-z])(?:{_PON_CHII}|open\s+kan|daiminkan)(?![a-z])[^.;?]{{0,40}}?"
@@ -283,10 +285,21 @@ _DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\
                              r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
 
 
+#: one declaration said ("ノーテンって言って", "テンパイと宣言"), then the other one after all
+#: (やっぱり, 言い直し): the declaration changed
+_JA_DECLARED_AGAIN = re.compile(
+    r"(?P<a>てんぱい|聴牌|のーてん|不聴)(?:って|と)(?:言|いっ|いう|宣言)[^。]{0,30}?"
+    r"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{0,20}?(?P<b>てんぱい|聴牌|のーてん|不聴)")
+_JA_NOTEN = ("のーてん", "不聴")
+
+
 def _tenpai_declaration(folded: str) -> str | None:
     """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
     or one declaration followed by the other: the words of the wrong or of the changed
     declaration."""
+    for m in _JA_DECLARED_AGAIN.finditer(folded):
+        if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
+            return "changing a tenpai or noten declaration"
     for m in _WRONG_DECLARATION.finditer(folded):
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
         if said is None:
@@ -378,6 +391,15 @@ def _named_mix(folded: str) -> str | None:
     return _group_words(m.group("call"))
 
 
+# a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン
+_JA_NOTEN_RIICHI = re.compile(r"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{0,15}?(?:のーてん|不聴)")
+# telling another player whether a tile is safe: 「この牌通るよ」って言った, "said that tile won't deal in"
+_TILE_TALK = re.compile(
+    r"「[^」]{0,24}(?:通る|通らない|とおる|とおらない|危ない|あぶない|安全)[^」]{0,12}」"
+    r"|(?:通る|通らない|危ない|安全)(?:よ|ね|な)?(?:って|と)(?:言|いっ|教え)"
+    r"|\b(?:said|told|tells|says|saying|whisper\w*)\b[^.;?]{0,30}?\b(?:tile|one|it)\s+(?:is|was|will|would|won'?t"
+    r"|wouldn'?t)\s+(?:not\s+)?(?:be\s+)?(?:safe|dangerous|deal\s+in)\b")
+
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
@@ -400,6 +422,8 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("left", "leav", "took", "take", "taking"), _NOT_TAKEN, "not taking the called tile"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
+    (("りーち", "立直"), _JA_NOTEN_RIICHI, "noten riichi"),
+    (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
 #: player's own, exposed
