@@ -247,6 +247,21 @@ def test_python_starts_with_the_page(pwa_dir):
     assert "new BroadcastChannel(\"rjh-startup\")" in worker
 
 
+def test_first_visit_downloads_python_first(pwa_dir):
+    """A first visit asks for the app archive after Pyodide's own files and lets Flutter's loader
+    run once the archive is in (the mark ``archive_fetched``), or at once under a service worker."""
+    bootstrap = (pwa_dir / "flutter_bootstrap.js").read_text(encoding="utf-8")
+    assert "(globalThis.rjhFlutterGate || Promise.resolve()).then(() => _flutter.loader.load({" in bootstrap
+    assert bootstrap.rstrip().endswith("}));")
+    js = (pwa_dir / "python.js").read_text(encoding="utf-8")
+    gate = js[js.index("globalThis.rjhFlutterGate = "):]
+    assert 'new BroadcastChannel("rjh-startup")' in gate and '"archive_fetched"' in gate
+    assert js.index("if (!controlled") < js.index("globalThis.rjhFlutterGate = ")
+    worker = (pwa_dir / "python-worker.js").read_text(encoding="utf-8")
+    assert 'mark("archive_fetched")' in worker
+    assert "self.rjhArchive = self.rjhFetchArchiveAfterPython(self.appPackageUrl" in worker
+
+
 #: runs tools/pwa/app_archive.js's tar reader under Node.js on a gunzipped archive and prints
 #: "name size" (folders end in "/"), one a line
 _TAR_LIST_JS = """
@@ -466,7 +481,8 @@ def test_the_worker_starts_python_from_the_snapshot(pwa_dir):
     script redoes what the snapshot froze; Pyodide's restore first grows the memory (workaround 8)."""
     _memory_snapshot_info(pwa_dir)
     python_js = (pwa_dir / "python.js").read_text(encoding="utf-8")
-    assert "rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller)" in python_js
+    assert "const controlled = !!(navigator.serviceWorker && navigator.serviceWorker.controller);" in python_js
+    assert "rjhSnapshot: controlled," in python_js
     worker = (pwa_dir / "python-worker.js").read_text(encoding="utf-8")
     assert "self.pyodide = await self.rjhLoadPyodide(loadPyodide, {" in worker
     assert "self.rjhSnapshot = event.data.rjhSnapshot ? self.rjhFetchSnapshot() : null;" in worker

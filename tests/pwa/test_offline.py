@@ -87,6 +87,26 @@ def _go_to_tab(app: App, name: str, then: str) -> None:
     app.tap(app.find(name, roles=("tab", "button")), then=then)
 
 
+#: (URL suffix, kind) of the first visit's big downloads, by whom: the page or the Python worker
+_ORDER_JS = """(suffixes) => performance.getEntriesByType('resource')
+  .filter((e) => suffixes.some((s) => e.name.endsWith(s)))
+  .map((e) => [e.name, performance.timeOrigin + e.startTime, performance.timeOrigin + e.responseEnd])"""
+
+
+def _first_visit_order(page) -> dict[str, float]:
+    """When (ms since the epoch) the first visit's downloads started and ended: Pyodide's files
+    and the app archive in the Python worker, Flutter's WebAssembly in the page."""
+    worker = page.workers[0].evaluate(_ORDER_JS, ["/pyodide/pyodide.asm.wasm.gz", "/pyodide/python_stdlib.zip",
+                                                  "/app.tar.gz"])
+    flutter = page.evaluate(_ORDER_JS, ["/main.dart.wasm", "/main.dart.wasm.gz", "/canvaskit/skwasm.wasm",
+                                        "/canvaskit/skwasm.wasm.gz"])
+    python_files = [end for name, _start, end in worker if not name.endswith("/app.tar.gz")]
+    archive = [(start, end) for name, start, end in worker if name.endswith("/app.tar.gz")]
+    assert len(python_files) == 2 and len(archive) == 1 and flutter, (worker, flutter)
+    return {"python_files_end": max(python_files), "archive_start": archive[0][0], "archive_end": archive[0][1],
+            "flutter_start": min(start for _name, start, _end in flutter)}
+
+
 def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts, tmp_path):
     info = build_info(pwa_dir)
     netlog = tmp_path / "netlog.json"
@@ -131,6 +151,11 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         assert any(u.endswith("/pyodide/pyodide.asm.mjs.gz") for u in in_worker), in_worker
         assert not any(u.endswith("/pyodide/pyodide.asm.mjs") for u in in_worker), in_worker
         assert not [u for u in loaded if u.endswith(("/main.dart.js", "/canvaskit.wasm"))]
+        # ... one after the other, as one downlink carries them: Pyodide's own files, then the app
+        # archive, then Flutter's WebAssembly (gunzip_fetch.js, early_worker.js)
+        order = _first_visit_order(page)
+        assert order["archive_start"] >= order["python_files_end"] - 5, order
+        assert order["flutter_start"] >= order["archive_end"] - 5, order
 
         cdp = context.new_cdp_session(page)
         manifest = cdp.send("Page.getAppManifest")

@@ -12,8 +12,38 @@
   }
   const base = flet.entrypointBaseUrl.endsWith("/") ?
     flet.entrypointBaseUrl.slice(0, -1) : flet.entrypointBaseUrl;
-  const early = { worker: new Worker(base + "/python-worker.js", { type: "module" }), events: [] };
-  early.worker.onmessage = (event) => early.events.push(event);
+  const controlled = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+  const early = { worker: new Worker(base + "/python-worker.js", { type: "module" }), events: [],
+    openFlutterGate: () => {} };
+  // A first visit (no service worker answers yet): Flutter's files wait until the worker has
+  // Pyodide, the standard library and the app archive (its mark "archive_fetched"). On a venue's
+  // network both share one downlink, and Python's files lead the longer road to the first screen
+  // (Pyodide's start and the app's imports, ~3 s of CPU after them); Flutter compiles its
+  // WebAssembly as it arrives. flutter_bootstrap.js waits for globalThis.rjhFlutterGate; it opens
+  // at once on a message that Python failed, and after 10 s whatever happens.
+  if (!controlled && typeof BroadcastChannel !== "undefined") {
+    globalThis.rjhFlutterGate = new Promise((resolve) => {
+      const marks = new BroadcastChannel("rjh-startup");   // flet_patches.MARK_CHANNEL
+      const timer = setTimeout(() => early.openFlutterGate(), 10000);
+      early.openFlutterGate = () => {
+        early.openFlutterGate = () => {};
+        clearTimeout(timer);
+        marks.close();
+        resolve();
+      };
+      marks.onmessage = (event) => {
+        if (event.data && event.data.name === "archive_fetched") {
+          early.openFlutterGate();
+        }
+      };
+    });
+  }
+  early.worker.onmessage = (event) => {
+    if (typeof event.data === "string") {   // "initialized", or Python's start failed
+      early.openFlutterGate();
+    }
+    early.events.push(event);
+  };
   early.worker.postMessage({
     pyodideUrl: flet.pyodideUrl || "pyodide/pyodide.mjs",
     args: {},
@@ -22,9 +52,9 @@
     micropipIncludePre: flet.micropipIncludePre,
     pythonModuleName: flet.pythonModuleName,
     // the service worker controls the page: Python can start from its precached memory snapshot
-    rjhSnapshot: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+    rjhSnapshot: controlled,
     // no service worker answers yet: the worker asks for the compressed files itself
-    rjhControlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller)
+    rjhControlled: controlled
   });
   const STARTUP_ARGS = ["script", "dependencies", "app_package_url", "python_module_name",
     "micropip_include_pre"];

@@ -16,23 +16,72 @@ self.rjhGunzipFetch = function (paths, base) {
     json: "application/json", ttf: "font/ttf", otf: "font/otf", bin: "application/octet-stream" };
   const wanted = new Set(paths.map((p) => new URL(p, base).href));
   const original = self.fetch.bind(self);
+  // Pyodide's WebAssembly and standard library: self.rjhPythonFilesIn resolves once both have
+  // been read whole (or failed), so the app archive is asked for after them (first_visit_order.js)
+  const watched = new Map(["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"].map((p) => {
+    let resolve;
+    const done = new Promise((r) => resolve = r);
+    return [new URL(p, base).href, { done, resolve }];
+  }));
+  self.rjhPythonFilesIn = Promise.all([...watched.values()].map((w) => w.done));
+  const track = (href, response, body) => {
+    const w = watched.get(href);
+    if (!w) {
+      return body;
+    }
+    if (!response.ok || !body) {
+      w.resolve();
+      return body;
+    }
+    return body.pipeThrough(new TransformStream({ flush() { w.resolve(); } }));
+  };
   self.fetch = function (input, init) {
     const request = typeof input === "object" && !(input instanceof URL) ? input : null;
     const href = new URL(request ? request.url : String(input), base).href.split(/[?#]/)[0];
     const method = ((init && init.method) || (request && request.method) || "GET").toUpperCase();
     if (!wanted.has(href) || method !== "GET" || (request && request.headers.has("range"))) {
-      return original(input, init);
+      if (!watched.has(href) || method !== "GET") {
+        return original(input, init);
+      }
+      return original(input, init).then((response) => response.body && response.ok ?
+        new Response(track(href, response, response.body),
+          { status: response.status, statusText: response.statusText, headers: response.headers }) :
+        (track(href, response, null), response),
+      (error) => { watched.get(href).resolve(); throw error; });
     }
+    // the plain file after all: a watched one counts as arrived once it answers
+    const plain = () => {
+      const answer = original(input, init);
+      const w = watched.get(href);
+      if (w) {
+        answer.then(w.resolve, w.resolve);
+      }
+      return answer;
+    };
     return original(href + ".gz", { credentials: "same-origin" }).then((response) => {
       if (!response.ok || !response.body) {
-        return original(input, init);
+        return plain();
       }
       const decoded = /gzip/i.test(response.headers.get("Content-Encoding") || "");
       const type = TYPES[href.split(".").pop()] || "application/octet-stream";
-      return new Response(decoded ? response.body : response.body.pipeThrough(new DecompressionStream("gzip")),
+      return new Response(track(href, response,
+        decoded ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"))),
         { status: 200, headers: { "Content-Type": type } });
-    }, () => original(input, init));
+    }, plain);
   };
+};
+
+// The app archive on a first visit: asked for once Pyodide's WebAssembly and standard library
+// are in (self.rjhPythonFilesIn; at most 10 s later, should Pyodide never ask for them), not
+// beside them, so they arrive sooner on a slow network: Pyodide starts while the archive comes.
+// The mark "archive_fetched" then lets the page load Flutter's files (early_worker.js).
+self.rjhFetchArchiveAfterPython = function (appPackageUrl, args) {
+  const pythonFiles = self.rjhPythonFilesIn ?
+    Promise.race([self.rjhPythonFilesIn, new Promise((resolve) => setTimeout(resolve, 10000))]) :
+    Promise.resolve();
+  const mark = () => self.flet_js && self.flet_js.mark && self.flet_js.mark("archive_fetched");
+  return pythonFiles.then(() => self.rjhFetchArchive(appPackageUrl, args))
+    .then((archive) => { mark(); return archive; }, (error) => { mark(); throw error; });
 };
 
 // Pyodide loads pyodide.asm.mjs with import(), which the fetch above never sees: a first visit

@@ -32,7 +32,7 @@ self.rjhLoadPyodide = async function (loadPyodide, options) {
   if (module) {
     options = Object.assign({}, options, { createPyodideModule: module });
   }
-  if (!self.rjhSnapshot) {
+  if (!self.rjhSnapshot && !self.rjhArchive) {   // a first visit asked for it already
     self.rjhArchive = self.rjhFetchArchive(self.appPackageUrl, self.flet_js.args);
   }
   const snapshot = await self.rjhSnapshot;   // null unless the page asked for it
