@@ -337,3 +337,26 @@ def test_package_docstring_example_holds():
     result = doctest.testmod(handbook, verbose=False, report=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+@pytest.mark.parametrize(("query", "ruleset", "ref"), [
+    ("when is a player suspended", "azrm", "1.4"),           # suspended / Suspension
+    ("how many strikes before you get suspended", "azrm", "1.4"),
+])
+def test_a_verb_finds_the_section_that_uses_its_noun(library, query, ruleset, ref):
+    first = library.search(query, ruleset=ruleset)[0]
+    assert (first.kind, first.ref) == ("rule", ref), [(h.kind, h.ref) for h in library.search(query, ruleset=ruleset)[:3]]
+
+
+def test_a_stem_has_one_synonym_group():
+    from handbook.core.search.folding import SYNONYMS, _stem
+
+    group_of: dict[str, tuple[str, ...]] = {}
+    twice = set()
+    for group in SYNONYMS:
+        for word in group:
+            stem = _stem(word)
+            if group_of.setdefault(stem, group) is not group:
+                twice.add(word)
+    # earphone and headphone are both a device and an earbud: known, the later group wins
+    assert twice <= {"earphone", "headphone"}, sorted(twice)

@@ -61,6 +61,10 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("hand", "tehai"), ("table", "taku"), ("tap", "tataku", "bang"), ("silent", "damatte", "mugon"),
     ("priority", "precedence", "yuusen"), ("ruling", "saitei"), ("order", "junban"), ("place", "basho"),
     ("inaudible", "kikoenai"),
+    # a verb and its noun where the English stemmer keeps them apart ("suspended" / "suspension")
+    # (a word already in a group above goes there: a stem has one group)
+    ("suspend", "suspension"), ("disqualify", "disqualification"), ("intervene", "intervention"),
+    ("repeat", "repetition"), ("permit", "permission"), ("penalty", "penalize", "penalise"),
 )
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
