@@ -44,6 +44,7 @@
     }
     early.events.push(event);
   };
+  early.worker.addEventListener("error", () => early.openFlutterGate());   // the worker did not load
   early.worker.postMessage({
     pyodideUrl: flet.pyodideUrl || "pyodide/pyodide.mjs",
     args: {},
