@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from handbook.core.search import fold
-from handbook.core.search.grammar import concepts, drop_setting
+from handbook.core.search.grammar import concepts
+from handbook.core.search.setting import drop_setting
 
 
 @pytest.mark.parametrize("query", [
@@ -148,6 +149,14 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("流局でリーチした人がノーテンでした", "noten riichi"),
     ("「この牌通るよ」って隣の人に言ってました", "passing information"),
     ("she said that tile won't deal in, to the player next to her", "passing information"),
+    ("テンパってないのにリーチした", "noten riichi"),
+    ("リーチしてたけど流局で見たらテンパってなかった", "noten riichi"),
+    # a win declared with a hand that is not complete
+    ("declared ron but he was noten", "empty call for a win"),
+    ("he was not tenpai but he said tsumo", "empty call for a win"),
+    ("ノーテンなのにロンと言って手牌を倒した", "empty call for a win"),
+    ("ロン宣言して手牌を倒したらノーテンだった", "empty call for a win"),
+    ("アガってないのにツモ宣言", "empty call for a win"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -181,6 +190,8 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
     "ノーテンって言った", "テンパイと言って、やっぱりテンパイ", "リーチした人がテンパイでした",
     "「ロン、当たり」と言った", "said ron on a safe tile", "told the table the time",
+    "ツモって、ノーテン宣言した", "declared riichi but was not tenpai", "said tsumo and he was tenpai",
+    "リーチして、テンパイだった", "ロンと言った、テンパイだった",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -75,7 +75,14 @@ The structures, each matched by its shape rather than its spelling:
   afterwards revealed the pair") -- discarding before revealing the called tiles (AZRM §5.2);
 * *a player in riichi discarding from the hand, not the tile drawn* -- discarding from the hand
   in riichi (AZRM §6.5).
-The readers see tiles written in words in their short form ("the 7 of circles", "5 pin" -> 7p,
+* *a win declared with a hand that is not complete* ("declared ron but he was noten",
+  ノーテンなのにツモ宣言, ロン宣言して倒したらノーテンだった) -- the empty call for a win (AZRM §4.1);
+* *a player in riichi found noten* (リーチした人がノーテン, テンパってないのにリーチ) -- noten riichi;
+* *a player telling another whether a tile is safe* (「この牌通るよ」, "said that tile won't deal
+  in") -- passing information.
+Japanese and romaji say the riichi state as リーチしてから, リーチのあと and "riichi kara", a win
+before play as ロンのあとに, and a declaration changed as ノーテンって言ってから、やっぱりテンパイ.
+The readers see tiles (:mod:`handbook.core.search.tiles`) written in words in their short form ("the 7 of circles", "5 pin" -> 7p,
 5p), so a structure told by tiles reads either way.
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
   *left in the pond* ("left the 7p in West's pond") -- the called tile's placement, not taking
@@ -89,10 +96,8 @@ The readers see tiles written in words in their short form ("the 7 of circles", 
 The end of a hand for play after it includes an exhaustive draw ("the hand ended in ryuukyoku
 and South drew another tile", 流局後にツモった).
 
-Before any of these, the *setting* an incident log opens with -- where and when, not what:
-the table, the game, the kyoku and the honba ("Table 7, South 2, 1 honba: ...", "T3 E4:",
-"12卓 東2局1本場：") -- is dropped (:func:`drop_setting`): its numbers are not section references
-and its seat wind is not an actor.
+Before any of these, the *setting* an incident log opens with is dropped
+(:func:`handbook.core.search.setting.drop_setting`).
 
 The state and the order of events matter: "dead hand" after "riichi" ("noten riichi, is that a
 dead hand?") reads nothing, nor does a tsumo before a discard.
@@ -104,6 +109,7 @@ import re
 from collections.abc import Callable
 
 from handbook.core.search.folding import fold
+from handbook.core.search.tiles import GROUP, TILE, group_tiles, short_tiles, tile
 from handbook.core.search.negation import steps
 
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
@@ -223,29 +229,11 @@ _LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|rou
           r"|\bdiscovered\b|\bnoticed\b|\balready\s+(?:started|paid|payed)\b|済んで|済ん|後で|後から|気づ)")
 _PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.。;?]{{0,40}}?{_PAID}")
 
-# a group's tiles written out: "5m 5m 6m", "5m5m6m", "2-3-5m", "556m" (three or four of one suit)
-_GROUP = re.compile(r"(?<![0-9a-z.])((?:[1-9][mps][\s,/-]*){2,3}[1-9][mps]|(?:[1-9][\s,/-]*){2,3}[1-9][mps]|[1-9]{3,4}[mps])(?![0-9a-z])")
-
-
-def _group_tiles(written: str) -> list[tuple[int, str]] | None:
-    """``"5m 5m 6m"`` -> ``[(5, "m"), (5, "m"), (6, "m")]``; ``"556m"`` and ``"2-3-5m"`` take the
-    suit given after them; None when digits end without a suit or there are not 3 or 4 tiles."""
-    tiles = re.findall(r"([1-9]+)([mps])?", re.sub(r"[\s,/-]", "", written))
-    out: list[tuple[int, str]] = []
-    pending: list[int] = []
-    for digits, suit in tiles:
-        pending += [int(c) for c in digits]
-        if suit:
-            out += [(n, suit) for n in pending]
-            pending = []
-    return out if not pending and 3 <= len(out) <= 4 else None
-
-
 def _invalid_group(folded: str) -> bool:
     """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
     for call in _CALL_WORD.finditer(folded):
         kind = _call_kind(call.group(0))
-        group = _GROUP.search(folded, call.end(), call.end() + 40)
+        group = GROUP.search(folded, call.end(), call.end() + 40)
         if kind == "ron" or group is None:
             continue
         gap = folded[call.end():group.start()]
@@ -253,7 +241,7 @@ def _invalid_group(folded: str) -> bool:
         if re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", gap) and not re.search(
                 r"^[^.;?。]{0,20}\band\s+(?:put\s+out|laid\s+out|show\w*|expos\w*|reveal\w*)\s+$", gap):
             continue
-        tiles = _group_tiles(group.group(1))
+        tiles = group_tiles(group.group(1))
         if tiles is None:
             continue
         numbers = sorted(n for n, _ in tiles)
@@ -391,8 +379,22 @@ def _named_mix(folded: str) -> str | None:
     return _group_words(m.group("call"))
 
 
-# a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン
-_JA_NOTEN_RIICHI = re.compile(r"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{0,15}?(?:のーてん|不聴)")
+# a hand that is not ready (tenpai) or not complete, in Japanese: ノーテン, テンパってない, 和了れてない
+_JA_NOT_READY = (r"(?:のーてん|不聴|てんぱって(?:い)?な|てんぱいして(?:い)?な|てんぱいじゃな|聴牌して(?:い)?な"
+                 r"|和了れて(?:い)?な|あがれて(?:い)?な|上がれて(?:い)?な|あがって(?:い)?な|和了って(?:い)?な)")
+# a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン, テンパってないのにリーチ
+_JA_NOTEN_RIICHI = re.compile(rf"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{{0,15}}?{_JA_NOT_READY}"
+                              rf"|{_JA_NOT_READY}[^。]{{0,6}}?(?:のに|けど|まま)[^。]{{0,6}}?(?:りーち|立直)")
+# a win declared with a hand that is not complete: "declared ron but he was noten", ノーテンなのにツモ宣言
+_WIN_WORD = r"(?:ron|tsumo|mahjong)"
+_NOT_WON = (r"(?:noten|not\s+tenpai|not\s+(?:a\s+)?(?:complete|winning|win)\b|(?:was|is)\s*n['’]?t\s+"
+            r"(?:tenpai|complete|a\s+(?:complete|winning)\s+hand|a\s+win))")
+_EMPTY_WIN = re.compile(
+    rf"\b(?:declared|said|called|shouted|announced)\s+{_WIN_WORD}\b[^.;?]{{0,40}}?\b(?:but|though|although|and)\b"
+    rf"[^.;?]{{0,30}}?{_NOT_WON}"
+    rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
+    rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
+    rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}")
 # telling another player whether a tile is safe: 「この牌通るよ」って言った, "said that tile won't deal in"
 _TILE_TALK = re.compile(
     r"「[^」]{0,24}(?:通る|通らない|とおる|とおらない|危ない|あぶない|安全)[^」]{0,12}」"
@@ -423,6 +425,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
     (("りーち", "立直"), _JA_NOTEN_RIICHI, "noten riichi"),
+    (("ron", "tsumo", "mahjong", "ろん", "つも"), _EMPTY_WIN, "empty call for a win"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
@@ -430,30 +433,6 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
 PAIRED: tuple[tuple[re.Pattern, re.Pattern, str], ...] = (
     (_OTHERS_TILES, _EXPOSED, "exposing tiles from an opponent's hand or from the dead wall"),
 )
-
-
-_SEP = r"[\s,;:/()\[\]\-–—.：、，（）]*"
-_SETTING_ITEM = (r"(?:(?:table|tbl|tisch|t)\s*(?:no\.?\s*|#\s*)?\d+"
-                 r"|(?:round|hanchan|game|match|session)\s*#?\s*\d+"
-                 r"|(?:east|south|west|north|ton|nan|sha|pei|[eswn])\s*[1-4](?:\s*kyoku)?(?![\d.])"
-                 r"|\d+\s*(?:honba|bonba|hb)\b|all[\s-]*last|orasu"
-                 r"|第?\s*\d+\s*(?:卓|回戦|半荘)|[東南西北]\s*[1-4一二三四]\s*局|\d+\s*本場|オーラス)")
-#: the setting an incident log opens with: one or more items (table, game, kyoku, honba) and the
-#: separator after them (a lone item must be followed by punctuation)
-_SETTING = re.compile(rf"^\s*{_SETTING_ITEM}(?:(?P<more>{_SEP}){_SETTING_ITEM})*(?P<end>{_SEP})", re.IGNORECASE)
-_PUNCT = re.compile(r"[,;:()\[\]\-–—.：、，（）]")
-
-
-def drop_setting(query: str) -> str:
-    """``query`` without the setting its log opens with (table, game, kyoku, honba; see the module
-    docstring): "Table 7, South 2, 1 honba: West showed a tile" -> "West showed a tile". A query
-    that is nothing but a setting ("1 honba") is kept whole: then it is what is asked about."""
-    m = _SETTING.match(query)
-    if m is None or m.end() == len(query):
-        return query
-    if m.group("more") is None and not _PUNCT.search(m.group("end")):
-        return query  # one item run into the sentence ("East 2 tiles shown"): not a log's setting
-    return query[m.end():]
 
 
 def _empty_riichi(folded: str) -> bool:
@@ -493,26 +472,17 @@ def _chii_not_from_left(folded: str) -> bool:
 # swap calling told by the tiles: a pon or chii of one tile, then a discard of that tile or, after
 # a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p", "chii'd 2p
 # with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2, WRC 2025)
-_SUIT = {"m": "m", "man": "m", "manzu": "m", "p": "p", "pin": "p", "pinzu": "p", "s": "s", "sou": "s", "souzu": "s"}
-_SUITS = "|".join(sorted(_SUIT, key=len, reverse=True))  # the longest first: "manzu" before "man", "m"
-_TILE = rf"[1-9]\s?(?:{_SUITS})(?![a-z])"
-_TILE_PARTS = re.compile(rf"([1-9])\s?({_SUITS})(?![a-z])")
 _CALLED_TILE = re.compile(
-    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{_TILE})"
+    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{TILE})"
     rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
 _DISCARDED_TILE = re.compile(
-    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{_TILE})")
-
-
-def _tile(text: str) -> tuple[int, str] | None:
-    m = _TILE_PARTS.search(text)
-    return None if m is None else (int(m.group(1)), _SUIT[m.group(2)])
+    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{TILE})")
 
 
 def _swap_by_tiles(folded: str) -> bool:
     """A pon or chii of a tile named, then a discard of a tile the swap-calling rule forbids."""
     for call in _CALLED_TILE.finditer(folded):
-        called = _tile(call.group("tile"))
+        called = tile(call.group("tile"))
         forbidden = {called}
         with_tiles = call.group("with")
         if with_tiles and _call_kind(call.group("call")) == "chii":
@@ -524,7 +494,7 @@ def _swap_by_tiles(folded: str) -> bool:
                 elif called[0] == seq[2] and seq[0] > 1:
                     forbidden.add((seq[0] - 1, called[1]))
         discard = _DISCARDED_TILE.search(folded, call.end(), call.end() + 90)
-        if discard is not None and _tile(discard.group("tile")) in forbidden:
+        if discard is not None and tile(discard.group("tile")) in forbidden:
             return True
     return False
 
@@ -670,25 +640,6 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
 )
 
 
-# a tile written in words ("the 6 of characters", "7 of circles", "5 pin") -> its short form ("6m",
-# "7p", "5p"), so that the structures told by tiles read either way
-_SUIT_WORD = {"circle": "p", "circles": "p", "dot": "p", "dots": "p", "pin": "p", "pins": "p", "pinzu": "p",
-              "bamboo": "s", "bamboos": "s", "bam": "s", "bams": "s", "stick": "s", "sticks": "s", "sou": "s",
-              "souzu": "s", "character": "m", "characters": "m", "crak": "m", "craks": "m", "crack": "m",
-              "cracks": "m", "man": "m", "manzu": "m", "wan": "m"}
-_NUMBER_WORD = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                "eight": "8", "nine": "9"}
-_TILE_WORDS = re.compile(r"\b(?:red\s+)?([1-9]|one|two|three|four|five|six|seven|eight|nine)\s+(?:of\s+)?("
-                         + "|".join(sorted(_SUIT_WORD, key=len, reverse=True)) + r")\b")
-
-
-def _short_tiles(folded: str) -> str:
-    """``folded`` with its tiles written in words in their short form ("7 of circles" -> "7p")."""
-    if not any(w in folded for w in (" of ", " pin", " man", " sou")):
-        return folded
-    return _TILE_WORDS.sub(lambda m: _NUMBER_WORD.get(m.group(1), m.group(1)) + _SUIT_WORD[m.group(2)], folded)
-
-
 def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
@@ -697,7 +648,7 @@ def concepts(folded: str) -> list[str]:
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
               if first.search(folded) and second.search(folded) and fold(words) not in folded]
-    tiled = _short_tiles(folded)
+    tiled = short_tiles(folded)
     for hints, read, said in READERS:
         if any(h in folded for h in hints) and (not said or said not in folded):
             words = read(tiled)

@@ -13,7 +13,8 @@ from functools import cached_property
 from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
-from handbook.core.search.grammar import concepts, drop_setting
+from handbook.core.search.grammar import concepts
+from handbook.core.search.setting import drop_setting
 from handbook.core.search.japanese import kana_fold
 from handbook.core.search.negation import factor as step_factor
 from handbook.core.search.negation import steps
