@@ -157,6 +157,9 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("ノーテンなのにロンと言って手牌を倒した", "empty call for a win"),
     ("ロン宣言して手牌を倒したらノーテンだった", "empty call for a win"),
     ("アガってないのにツモ宣言", "empty call for a win"),
+    ("ロンって言っちゃったけど手牌は開けてない", "empty call for a win"),
+    ("テンパイなのにノーテンって言っていい？", "wrong tenpai or noten declaration"),
+    ("上家が切る前にツモった", "playing out of turn"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -192,6 +195,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "「ロン、当たり」と言った", "said ron on a safe tile", "told the table the time",
     "ツモって、ノーテン宣言した", "declared riichi but was not tenpai", "said tsumo and he was tenpai",
     "リーチして、テンパイだった", "ロンと言った、テンパイだった",
+    "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

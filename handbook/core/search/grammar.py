@@ -81,7 +81,9 @@ The structures, each matched by its shape rather than its spelling:
 * *a player telling another whether a tile is safe* (「この牌通るよ」, "said that tile won't deal
   in") -- passing information.
 Japanese and romaji say the riichi state as リーチしてから, リーチのあと and "riichi kara", a win
-before play as ロンのあとに, and a declaration changed as ノーテンって言ってから、やっぱりテンパイ.
+before play as ロンのあとに, a declaration changed as ノーテンって言ってから、やっぱりテンパイ, one
+the hand contradicts as テンパイなのにノーテンと言った, a win only said as ロンって言ったけど手牌は
+開けてない, and a draw out of turn as 上家が切る前にツモった.
 The readers see tiles (:mod:`handbook.core.search.tiles`) written in words in their short form ("the 7 of circles", "5 pin" -> 7p,
 5p), so a structure told by tiles reads either way.
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
@@ -279,6 +281,10 @@ _JA_DECLARED_AGAIN = re.compile(
     r"(?P<a>てんぱい|聴牌|のーてん|不聴)(?:って|と)(?:言|いっ|いう|宣言)[^。]{0,30}?"
     r"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{0,20}?(?P<b>てんぱい|聴牌|のーてん|不聴)")
 _JA_NOTEN = ("のーてん", "不聴")
+#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？
+_JA_DECLARED_OTHER = re.compile(
+    r"(?P<was>てんぱい|聴牌|のーてん|不聴)(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{0,6}?"
+    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)")
 
 
 def _tenpai_declaration(folded: str) -> str | None:
@@ -288,6 +294,9 @@ def _tenpai_declaration(folded: str) -> str | None:
     for m in _JA_DECLARED_AGAIN.finditer(folded):
         if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
             return "changing a tenpai or noten declaration"
+    for m in _JA_DECLARED_OTHER.finditer(folded):
+        if (m.group("was") in _JA_NOTEN) != (m.group("said") in _JA_NOTEN):
+            return "wrong tenpai or noten declaration"
     for m in _WRONG_DECLARATION.finditer(folded):
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
         if said is None:
@@ -394,7 +403,12 @@ _EMPTY_WIN = re.compile(
     rf"[^.;?]{{0,30}}?{_NOT_WON}"
     rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
     rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
-    rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}")
+    rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}"
+    # only said, the hand not shown: ロンって言っちゃったけど手牌は開けてない
+    r"|(?:ろん|つも)(?:と|って|の声を?)?(?:言|宣言|発声|かけ)[^。]{0,20}?"
+    r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)")
+# a draw before the player before had discarded: 上家が切る前にツモった
+_JA_DRAW_BEFORE_DISCARD = re.compile(r"(?:切る|捨てる|打牌する|打牌の)前に[^。]{0,8}?(?:つも|引い|取っ)")
 # telling another player whether a tile is safe: 「この牌通るよ」って言った, "said that tile won't deal in"
 _TILE_TALK = re.compile(
     r"「[^」]{0,24}(?:通る|通らない|とおる|とおらない|危ない|あぶない|安全)[^」]{0,12}」"
@@ -426,6 +440,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
     (("りーち", "立直"), _JA_NOTEN_RIICHI, "noten riichi"),
     (("ron", "tsumo", "mahjong", "ろん", "つも"), _EMPTY_WIN, "empty call for a win"),
+    (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
 #: (the structure that needs a second one in the same query, the words): tiles that are not the
