@@ -160,6 +160,14 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("ロンって言っちゃったけど手牌は開けてない", "empty call for a win"),
     ("テンパイなのにノーテンって言っていい？", "wrong tenpai or noten declaration"),
     ("上家が切る前にツモった", "playing out of turn"),
+    # romaji
+    ("chii to pon douji", "simultaneous calls priority of calls"),
+    ("agarihouki nanoni naita", "calling with a dead hand"),
+    ("tenpai shite nai no ni riichi", "noten riichi"),
+    ("noten na no ni tenpai to itta", "wrong tenpai or noten declaration"),
+    ("ankan to itte yameta", "empty closed kan declaration"),
+    ("アンカンと言ってやめた", "empty closed kan declaration"),
+    ("ポンと言ったけどやめた", "empty call for chii pon or kan"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -196,6 +204,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "ツモって、ノーテン宣言した", "declared riichi but was not tenpai", "said tsumo and he was tenpai",
     "リーチして、テンパイだった", "ロンと言った、テンパイだった",
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
+    "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -83,7 +83,9 @@ The structures, each matched by its shape rather than its spelling:
 Japanese and romaji say the riichi state as リーチしてから, リーチのあと and "riichi kara", a win
 before play as ロンのあとに, a declaration changed as ノーテンって言ってから、やっぱりテンパイ, one
 the hand contradicts as テンパイなのにノーテンと言った, a win only said as ロンって言ったけど手牌は
-開けてない, and a draw out of turn as 上家が切る前にツモった.
+開けてない, and a draw out of turn as 上家が切る前にツモった; romaji as "chii to pon douji" (at once),
+"agarihouki nanoni naita" (called with a dead hand), "ankan to itte yameta" (a call taken back),
+"tenpai shite nai no ni riichi".
 The readers see tiles (:mod:`handbook.core.search.tiles`) written in words in their short form ("the 7 of circles", "5 pin" -> 7p,
 5p), so a structure told by tiles reads either way.
 * *a called tile turned or placed wrong* ("rotated the middle tile, as if it came from South"),
@@ -125,12 +127,13 @@ _SEVERAL_WIN_EN = re.compile(
     r"|\bdealt?\s+in(?:\s+to|to)?\s+(?:both|two|2)\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
-_DEAD = (r"(?:dead\s+hand|deadhand|agari\s+houki|agari\s+hoki|和了放棄|あがり放棄|あがりほうき"
+_DEAD = (r"(?:dead\s+hand|deadhand|agari\s*houki|agari\s*hoki|和了放棄|あがり放棄|あがりほうき"
          r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b)")
 #: the next sentence, when it goes on with the same player's story ("... a dead hand. Now she declared riichi")
 _GOES_ON = (r"(?:[^.。;]{0,60}?[.。]\s*(?:now|then|later|afterwards|next|after\s+that|still"
              r"|(?:he|she|they)\s+(?:wants?|wanted|tries|tried|then|now|later|also))\b)?")
-_CALL = r"(?:pon|pong|ponned|chii|chi|chow|kan|kong|riichi|reach|rii?chi|calls?|called|calling|ぽん|ちー|かん|りーち|立直|鳴)"
+_CALL = (r"(?:pon|pong|ponned|chii|chi|chow|kan|kong|riichi|reach|rii?chi|calls?|called|calling|naita|naite|naku"
+         r"|ぽん|ちー|かん|りーち|立直|鳴)")
 _SELF_WIN = r"(?:ron|ronned|tsumo|tsumoed|mahjong|win|wins|won|winning|agari|hora|ろん|つも|和了|あがり)"
 # the state first, then (within a sentence) the action; or the action "with a dead hand"
 _DEAD_THEN_CALL = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_CALL}(?![a-z])"
@@ -207,12 +210,14 @@ _DRAW_OUT_OF_TURN = re.compile(
     r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
     r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
 # two calls on one discard at the same time: which call has priority
-_CALL_WORD = re.compile(rf"(?<![a-z])(?:{_PON_CHII}|ron|kan|kong)(?![a-z])|ぽん|ちー|ろん|かん")
+_CALL_WORD = re.compile(rf"(?<![a-z])(?:{_PON_CHII}|ron|kan|kong|ankan|minkan|daiminkan|kakan)(?![a-z])"
+                        r"|ぽん|ちー|ろん|かん")
 _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
-                      r"|同時|同じ牌")
+                      r"|同時|同じ牌|どうじ|\bdouji\b|\bdoji\b|\bonaji\s+hai\b")
 #: each form of a call word -> the call
 _KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pon’d": "pon", "ぽん": "pon", "chi": "chii", "chow": "chii",
-         "chi'd": "chii", "chi’d": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan"}
+         "chi'd": "chii", "chi’d": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan",
+         "ankan": "kan", "minkan": "kan", "daiminkan": "kan", "kakan": "kan"}
 
 
 def _call_kind(word: str) -> str:
@@ -284,7 +289,9 @@ _JA_NOTEN = ("のーてん", "不聴")
 #: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？
 _JA_DECLARED_OTHER = re.compile(
     r"(?P<was>てんぱい|聴牌|のーてん|不聴)(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{0,6}?"
-    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)")
+    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)"
+    r"|\b(?P<was_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
+    r"(?P<said_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
 
 
 def _tenpai_declaration(folded: str) -> str | None:
@@ -295,7 +302,8 @@ def _tenpai_declaration(folded: str) -> str | None:
         if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
             return "changing a tenpai or noten declaration"
     for m in _JA_DECLARED_OTHER.finditer(folded):
-        if (m.group("was") in _JA_NOTEN) != (m.group("said") in _JA_NOTEN):
+        was, said = (m.group("was"), m.group("said")) if m.group("was") else (m.group("was_r"), m.group("said_r"))
+        if (was in _JA_NOTEN or was == "noten") != (said in _JA_NOTEN or said == "noten"):
             return "wrong tenpai or noten declaration"
     for m in _WRONG_DECLARATION.finditer(folded):
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
@@ -392,8 +400,10 @@ def _named_mix(folded: str) -> str | None:
 _JA_NOT_READY = (r"(?:のーてん|不聴|てんぱって(?:い)?な|てんぱいして(?:い)?な|てんぱいじゃな|聴牌して(?:い)?な"
                  r"|和了れて(?:い)?な|あがれて(?:い)?な|上がれて(?:い)?な|あがって(?:い)?な|和了って(?:い)?な)")
 # a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン, テンパってないのにリーチ
+_ROMAJI_NOT_READY = r"(?:noten|tenpai\s+(?:shite\s+)?(?:i)?nai|tenpatte\s*(?:i)?nai|tenpai\s+ja\s*nai)"
 _JA_NOTEN_RIICHI = re.compile(rf"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{{0,15}}?{_JA_NOT_READY}"
-                              rf"|{_JA_NOT_READY}[^。]{{0,6}}?(?:のに|けど|まま)[^。]{{0,6}}?(?:りーち|立直)")
+                              rf"|{_JA_NOT_READY}[^。]{{0,6}}?(?:のに|けど|まま)[^。]{{0,6}}?(?:りーち|立直)"
+                              rf"|\b{_ROMAJI_NOT_READY}\s+(?:na\s*no\s*ni|no\s*ni|nanoni|kedo|dakedo)\s+(?:riichi|reach)\b")
 # a win declared with a hand that is not complete: "declared ron but he was noten", ノーテンなのにツモ宣言
 _WIN_WORD = r"(?:ron|tsumo|mahjong)"
 _NOT_WON = (r"(?:noten|not\s+tenpai|not\s+(?:a\s+)?(?:complete|winning|win)\b|(?:was|is)\s*n['’]?t\s+"
@@ -438,7 +448,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("left", "leav", "took", "take", "taking"), _NOT_TAKEN, "not taking the called tile"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
-    (("りーち", "立直"), _JA_NOTEN_RIICHI, "noten riichi"),
+    (("りーち", "立直", "riichi", "reach"), _JA_NOTEN_RIICHI, "noten riichi"),
     (("ron", "tsumo", "mahjong", "ろん", "つも"), _EMPTY_WIN, "empty call for a win"),
     (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
@@ -580,10 +590,11 @@ _RIICHI_HAND_DISCARD = re.compile(
 
 # a call taken back with no other call in its place ("called pon, then said 'sorry, no'", "said
 # riichi and then changed his mind"): an empty call
-_WITHDRAWN = re.compile(r"\b(?:sorry|never\s*mind|nevermind|cancel\w*|withdr[ae]w\w*|retract\w*"
+_WITHDRAWN = re.compile(r"\b(?:sorry|never\s*mind|nevermind|cancel\w*|withdr[ae]w\w*|retract\w*|yameta|yamete"
+                        r"|torikeshi\w*"
                         r"|t(?:ook|ake|akes|aking)\s+(?:it|that|the\s+\w+)\s+back|t(?:ook|ake|akes)\s+back"
-                        r"|chang\w*\s+(?:his|her|their|my)\s+mind)\b")
-_CLOSED_KAN = re.compile(r"\b(?:closed|concealed|ankan)\b|\bown\s+turn\b|暗")
+                        r"|chang\w*\s+(?:his|her|their|my)\s+mind)\b|やめた|やめて|取り消|取消")
+_CLOSED_KAN = re.compile(r"\b(?:closed|concealed|ankan)\b|\bown\s+turn\b|暗|あんかん")
 _RIICHI_WORD = re.compile(r"(?<![a-z])(?:riichi|reach|richi)(?![a-z])")
 
 
@@ -646,7 +657,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("discard", "threw", "cut"), _when(_LATE_REVEAL.search, "discarding before revealing the called tiles"), None),
     (("riichi", "rii", "reach"), _when(_RIICHI_HAND_DISCARD.search, "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
-    (("sorry", "mind", "cancel", "withdr", "retract", "back"), _call_withdrawn, ""),
+    (("sorry", "mind", "cancel", "withdr", "retract", "back", "yame", "torikeshi", "やめ", "取り消", "取消"),
+     _call_withdrawn, ""),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
