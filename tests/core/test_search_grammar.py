@@ -168,6 +168,14 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("ankan to itte yameta", "empty closed kan declaration"),
     ("アンカンと言ってやめた", "empty closed kan declaration"),
     ("ポンと言ったけどやめた", "empty call for chii pon or kan"),
+    ("Kamicha discarded, I said chii right away, then Toimen said pon a second later", "simultaneous calls priority of calls"),
+    ("player said 'ron' on a tile he drew himself", "confusing win declaration"),
+    ("said ron, clearly meant tsumo", "confusing win declaration"),
+    ("tsumo no tsumori de ron to itta", "confusing win declaration"),
+    ("said pon but meant chii", "confusing call"),
+    ("In riichi I drew and then discarded a different tile from my hand by mistake", "discarding from the hand in riichi"),
+    ("called pon, discarded first and only afterwards put the two matching tiles down",
+     "discarding before revealing the called tiles"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -205,6 +213,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "リーチして、テンパイだった", "ロンと言った、テンパイだった",
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
+    "North said chii, then a second later said pon instead", "said ron, meant ron", "ron on his own tile, a tsumo",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

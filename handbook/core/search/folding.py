@@ -65,6 +65,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     # (a word already in a group above goes there: a stem has one group)
     ("suspend", "suspension"), ("disqualify", "disqualification"), ("intervene", "intervention"),
     ("repeat", "repetition"), ("permit", "permission"), ("penalty", "penalize", "penalise"),
+    ("sign", "signature"),
 )
 
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",

@@ -52,8 +52,8 @@ The structures, each matched by its shape rather than its spelling:
   noten", "was tenpai but declared noten"), or made by a player with a dead hand -- a wrong
   tenpai or noten declaration (AZRM §7.6, WRC 2025); one declaration, then the other declared
   ("said noten, then turned his hand up saying tenpai") -- changing the declaration (AZRM §7.7);
-* *one call or win said for another* ("said ron instead of tsumo") -- a confusing win
-  declaration, or a confusing call;
+* *one call or win said for another* ("said ron instead of tsumo", "said ron ... meant tsumo",
+  "said ron on a tile he drew himself") -- a confusing win declaration, or a confusing call;
 * *a riichi only said* -- the sideways tile and the stick both said to be missing (the steps of
   :mod:`handbook.core.search.negation`) -- the empty riichi declaration (AZRM §6.1); *one step
   missing and another done* ("put out the stick and turned the tile but never said riichi") --
@@ -75,6 +75,7 @@ The structures, each matched by its shape rather than its spelling:
   afterwards revealed the pair") -- discarding before revealing the called tiles (AZRM §5.2);
 * *a player in riichi discarding from the hand, not the tile drawn* -- discarding from the hand
   in riichi (AZRM §6.5).
+(The declarations below are read by :mod:`handbook.core.search.declarations`.)
 * *a win declared with a hand that is not complete* ("declared ron but he was noten",
   ノーテンなのにツモ宣言, ロン宣言して倒したらノーテンだった) -- the empty call for a win (AZRM §4.1);
 * *a player in riichi found noten* (リーチした人がノーテン, テンパってないのにリーチ) -- noten riichi;
@@ -112,6 +113,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
 from handbook.core.search.folding import fold
 from handbook.core.search.tiles import GROUP, TILE, group_tiles, short_tiles, tile
 from handbook.core.search.negation import steps
@@ -224,10 +226,26 @@ def _call_kind(word: str) -> str:
     return _KIND.get(word, word)
 
 
+#: "a second later": at once when said by another player ("I said chii, then toimen said pon a
+#: second later"), a call changed when by the same one ("said chii, then a second later pon")
+_MOMENT_LATER = re.compile(r"\b(?:a\s+|one\s+|split\s+|half\s+a\s+)?(?:second|moment)\s+later\b")
+_CALLER = re.compile(r"\b(?P<who>east|south|west|north|toimen|shimocha|kamicha|i|he|she|[eswn])\s+(?:\w+\s+){0,2}?"
+                     r"(?:said|called|declared|says|calls|shouted)\s+['\"’]?$")
+
+
 def _calls_at_once(folded: str) -> bool:
-    """Two different calls (pon and chii, ron and pon) said to be on one tile or at one time."""
-    kinds = {_call_kind(m.group(0)) for m in _CALL_WORD.finditer(folded)}
-    return len(kinds) >= 2 and _AT_ONCE.search(folded) is not None
+    """Two different calls (pon and chii, ron and pon) said to be on one tile or at one time, or
+    by two players a moment apart."""
+    calls = list(_CALL_WORD.finditer(folded))
+    if len({_call_kind(m.group(0)) for m in calls}) < 2:
+        return False
+    if _AT_ONCE.search(folded) is not None:
+        return True
+    if _MOMENT_LATER.search(folded) is None:
+        return False
+    callers = {who.group("who") for m in calls
+               if (who := _CALLER.search(folded, max(0, m.start() - 30), m.start())) is not None}
+    return len(callers) >= 2
 
 
 # a payment or a score, found wrong afterwards
@@ -259,74 +277,31 @@ def _invalid_group(folded: str) -> bool:
     return False
 
 
-# a tenpai or noten declaration that the hand contradicts: "turned his hand up as tenpai but he is
-# noten", "was tenpai but declared noten", "said noten, then ... said actually tenpai"
-_READY = r"(?:tenpai|tempai|noten|not\s+tenpai|not\s+ready|ready)"
-_DECLARED = r"(?:declared|declares|said|says|called|announced|claimed|showed|turned\s+(?:\w+\s+)?hand\s+(?:up|over)\s+as)"
-_WRONG_DECLARATION = re.compile(
-    rf"\b{_DECLARED}\s+(?:\w+\s+){{0,2}}?(?P<said>{_READY})\b[^.;?]{{0,40}}?"
-    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,60}}?\b(?P<was>{_READY})\b"
-    rf"|\b(?:was|is|had\s+been)\s+(?P<was2>{_READY})\b[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?{_DECLARED}\s+(?P<said2>{_READY})\b"
-    r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
-
-
-def _ready(word: str | None) -> bool | None:
-    return None if word is None else not (word.startswith("no") or word.startswith("not"))
-
-
-#: the second state declared too ("said noten, then turned his hand up saying tenpai"): the
-#: declaration changed, not contradicted by the hand
-_DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\w*|chang\w*|correct\w*|showed|shows"
-                             r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
-
-
-#: one declaration said ("ノーテンって言って", "テンパイと宣言"), then the other one after all
-#: (やっぱり, 言い直し): the declaration changed
-_JA_DECLARED_AGAIN = re.compile(
-    r"(?P<a>てんぱい|聴牌|のーてん|不聴)(?:って|と)(?:言|いっ|いう|宣言)[^。]{0,30}?"
-    r"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{0,20}?(?P<b>てんぱい|聴牌|のーてん|不聴)")
-_JA_NOTEN = ("のーてん", "不聴")
-#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？
-_JA_DECLARED_OTHER = re.compile(
-    r"(?P<was>てんぱい|聴牌|のーてん|不聴)(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{0,6}?"
-    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)"
-    r"|\b(?P<was_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
-    r"(?P<said_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
-
-
-def _tenpai_declaration(folded: str) -> str | None:
-    """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
-    or one declaration followed by the other: the words of the wrong or of the changed
-    declaration."""
-    for m in _JA_DECLARED_AGAIN.finditer(folded):
-        if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
-            return "changing a tenpai or noten declaration"
-    for m in _JA_DECLARED_OTHER.finditer(folded):
-        was, said = (m.group("was"), m.group("said")) if m.group("was") else (m.group("was_r"), m.group("said_r"))
-        if (was in _JA_NOTEN or was == "noten") != (said in _JA_NOTEN or said == "noten"):
-            return "wrong tenpai or noten declaration"
-    for m in _WRONG_DECLARATION.finditer(folded):
-        said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
-        if said is None:
-            return "wrong tenpai or noten declaration"
-        if _ready(said) != _ready(was):
-            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), m.start("was")):
-                return "changing a tenpai or noten declaration"
-            return "wrong tenpai or noten declaration"
-    return None
-
-
 # one call or win said for another: "said ron instead of tsumo", "called pon instead of chii"
 _INSTEAD = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])[^.;?]{0,12}?\binstead\s+of\s+"
                       r"(?:\w+\s+)?(?P<b>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])")
 _WINS = {"ron", "tsumo"}
+#: one said, the other meant: "said ron ... clearly meant tsumo", "tsumo no tsumori de ron to itta"
+_MEANT = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan)(?![a-z])['\"’]?[^.;?]{0,50}?\b(?:meant|means|wanted\s+to\s+say"
+                    r"|should\s+have\s+(?:been|said))\s+(?P<b>ron|tsumo|pon|chii|chi|kan)(?![a-z])"
+                    r"|\b(?P<b2>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\s+de\s+(?P<a2>ron|tsumo|pon|chii|chi|kan)\b")
+#: a ron said on a tile the player drew: "said ron on a tile he drew himself"
+_RON_ON_OWN_DRAW = re.compile(r"(?<![a-z])ron(?![a-z])['\"’]?\s+on\s+(?:a|the)\s+tile\s+(?:he|she|they)\s+(?:had\s+)?"
+                              r"(?:just\s+)?drew\b|(?<![a-z])ron(?![a-z])[^.;?]{0,20}?\bown\s+draw\b")
 
 
 def _said_instead(folded: str) -> str | None:
-    m = _INSTEAD.search(folded)
-    if m is None or _call_kind(m.group("a")) == _call_kind(m.group("b")):
+    """One call or win said where another was meant ("said ron instead of tsumo", "said ron ...
+    meant tsumo", "said ron on a tile he drew himself")."""
+    if _RON_ON_OWN_DRAW.search(folded):
+        return "confusing win declaration"
+    m = _INSTEAD.search(folded) or _MEANT.search(folded)
+    if m is None:
         return None
-    return "confusing win declaration" if {m.group("a"), m.group("b")} <= _WINS else "confusing call"
+    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+    if _call_kind(a) == _call_kind(b):
+        return None
+    return "confusing win declaration" if {a, b} <= _WINS else "confusing call"
 
 
 # a question about what a player with a dead hand may still do (choose discards, be tenpai, get the
@@ -396,27 +371,6 @@ def _named_mix(folded: str) -> str | None:
     return _group_words(m.group("call"))
 
 
-# a hand that is not ready (tenpai) or not complete, in Japanese: ノーテン, テンパってない, 和了れてない
-_JA_NOT_READY = (r"(?:のーてん|不聴|てんぱって(?:い)?な|てんぱいして(?:い)?な|てんぱいじゃな|聴牌して(?:い)?な"
-                 r"|和了れて(?:い)?な|あがれて(?:い)?な|上がれて(?:い)?な|あがって(?:い)?な|和了って(?:い)?な)")
-# a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン, テンパってないのにリーチ
-_ROMAJI_NOT_READY = r"(?:noten|tenpai\s+(?:shite\s+)?(?:i)?nai|tenpatte\s*(?:i)?nai|tenpai\s+ja\s*nai)"
-_JA_NOTEN_RIICHI = re.compile(rf"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{{0,15}}?{_JA_NOT_READY}"
-                              rf"|{_JA_NOT_READY}[^。]{{0,6}}?(?:のに|けど|まま)[^。]{{0,6}}?(?:りーち|立直)"
-                              rf"|\b{_ROMAJI_NOT_READY}\s+(?:na\s*no\s*ni|no\s*ni|nanoni|kedo|dakedo)\s+(?:riichi|reach)\b")
-# a win declared with a hand that is not complete: "declared ron but he was noten", ノーテンなのにツモ宣言
-_WIN_WORD = r"(?:ron|tsumo|mahjong)"
-_NOT_WON = (r"(?:noten|not\s+tenpai|not\s+(?:a\s+)?(?:complete|winning|win)\b|(?:was|is)\s*n['’]?t\s+"
-            r"(?:tenpai|complete|a\s+(?:complete|winning)\s+hand|a\s+win))")
-_EMPTY_WIN = re.compile(
-    rf"\b(?:declared|said|called|shouted|announced)\s+{_WIN_WORD}\b[^.;?]{{0,40}}?\b(?:but|though|although|and)\b"
-    rf"[^.;?]{{0,30}}?{_NOT_WON}"
-    rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
-    rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
-    rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}"
-    # only said, the hand not shown: ロンって言っちゃったけど手牌は開けてない
-    r"|(?:ろん|つも)(?:と|って|の声を?)?(?:言|宣言|発声|かけ)[^。]{0,20}?"
-    r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)")
 # a draw before the player before had discarded: 上家が切る前にツモった
 _JA_DRAW_BEFORE_DISCARD = re.compile(r"(?:切る|捨てる|打牌する|打牌の)前に[^。]{0,8}?(?:つも|引い|取っ)")
 # telling another player whether a tile is safe: 「この牌通るよ」って言った, "said that tile won't deal in"
@@ -448,8 +402,8 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("left", "leav", "took", "take", "taking"), _NOT_TAKEN, "not taking the called tile"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
-    (("りーち", "立直", "riichi", "reach"), _JA_NOTEN_RIICHI, "noten riichi"),
-    (("ron", "tsumo", "mahjong", "ろん", "つも"), _EMPTY_WIN, "empty call for a win"),
+    (("りーち", "立直", "riichi", "reach"), NOTEN_RIICHI, "noten riichi"),
+    (("ron", "tsumo", "mahjong", "ろん", "つも"), EMPTY_WIN, "empty call for a win"),
     (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
@@ -578,14 +532,14 @@ def _call_corrected(folded: str) -> bool:
 _LATE_REVEAL = re.compile(
     rf"(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
-    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*)\b")
+    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?down)\b")
 # a player in riichi discarding a tile of the hand, not the one drawn
 _NOT_THE_DRAWN = (r"\b(?:rather\s+than|instead\s+of)\s+(?:the\s+|his\s+|her\s+)?(?:tile\s+(?:he|she|they)\s+(?:had\s+)?"
                   r"(?:just\s+)?drew|(?:just\s+)?drawn\s+tile|tsumo\s+tile|tile\s+(?:just\s+)?drawn|tsumo\b)")
 _RIICHI_HAND_DISCARD = re.compile(
     rf"{_IN_RIICHI}[^?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,50}}?{_NOT_THE_DRAWN}"
     r"|\b(?:in\s+(?:riichi|rii)|after\s+(?:\w+\s+){0,2}riichi|riichi\s+player|under\s+riichi)\b[^.;?]{0,40}?"
-    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\bfrom\s+(?:his|her|their|the)\s+hand\b")
+    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\bfrom\s+(?:his|her|their|the|my)\s+hand\b")
 
 
 # a call taken back with no other call in its place ("called pon, then said 'sorry, no'", "said
@@ -604,7 +558,7 @@ def _call_withdrawn(folded: str) -> str | None:
         kind = _call_kind(first.group(0))
         if kind == "ron":
             continue
-        back = _WITHDRAWN.search(folded, max(0, first.start() - 12), first.end() + 90)
+        back = _WITHDRAWN.search(folded, max(0, first.start() - 12), first.end() + 120)
         if back is None or _CALL_WORD.search(folded, first.end(), back.start()) is not None:
             continue
         if _CALL_WORD.search(folded, back.end(), back.end() + 20) is not None:
@@ -647,7 +601,7 @@ def _when(test: Callable[[str], object], words: str) -> Callable[[str], str | No
 READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], ...] = (
     (tuple("0123456789"), _when(_invalid_group, "invalid group"), "invalid group"),
     (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
-    (("tenpai", "noten", "てんぱい", "聴牌"), _tenpai_declaration, ""),
+    (("tenpai", "noten", "てんぱい", "聴牌"), tenpai_declaration, ""),
     (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
     (("riichi", "reach", "richi", "りーち", "立直"), _riichi_step_missing, None),
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
@@ -663,7 +617,7 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
     ((" and a", " and one"), _named_mix, None),
-    (("instead",), _said_instead, None),
+    (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),
 )
 
 

@@ -1,0 +1,87 @@
+"""What a player declares, read against what the hand was: a tenpai or noten declaration the hand
+contradicts or that is changed (AZRM §7.6, §7.7), a win declared with a hand that is not complete
+(the empty call for a win, AZRM §4.1), a riichi by a hand that was not ready (noten riichi), in
+English, Japanese and romaji (read by :mod:`handbook.core.search.grammar`)."""
+
+from __future__ import annotations
+
+import re
+
+# a tenpai or noten declaration that the hand contradicts: "turned his hand up as tenpai but he is
+# noten", "was tenpai but declared noten", "said noten, then ... said actually tenpai"
+_READY = r"(?:tenpai|tempai|noten|not\s+tenpai|not\s+ready|ready)"
+_DECLARED = r"(?:declared|declares|said|says|called|announced|claimed|showed|turned\s+(?:\w+\s+)?hand\s+(?:up|over)\s+as)"
+_WRONG_DECLARATION = re.compile(
+    rf"\b{_DECLARED}\s+(?:\w+\s+){{0,2}}?(?P<said>{_READY})\b[^.;?]{{0,40}}?"
+    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,60}}?\b(?P<was>{_READY})\b"
+    rf"|\b(?:was|is|had\s+been)\s+(?P<was2>{_READY})\b[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?{_DECLARED}\s+(?P<said2>{_READY})\b"
+    r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
+
+
+def _ready(word: str | None) -> bool | None:
+    return None if word is None else not (word.startswith("no") or word.startswith("not"))
+
+
+#: the second state declared too ("said noten, then turned his hand up saying tenpai"): the
+#: declaration changed, not contradicted by the hand
+_DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\w*|chang\w*|correct\w*|showed|shows"
+                             r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
+
+
+#: one declaration said ("ノーテンって言って", "テンパイと宣言"), then the other one after all
+#: (やっぱり, 言い直し): the declaration changed
+_JA_DECLARED_AGAIN = re.compile(
+    r"(?P<a>てんぱい|聴牌|のーてん|不聴)(?:って|と)(?:言|いっ|いう|宣言)[^。]{0,30}?"
+    r"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{0,20}?(?P<b>てんぱい|聴牌|のーてん|不聴)")
+_JA_NOTEN = ("のーてん", "不聴")
+#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？
+_JA_DECLARED_OTHER = re.compile(
+    r"(?P<was>てんぱい|聴牌|のーてん|不聴)(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{0,6}?"
+    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)"
+    r"|\b(?P<was_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
+    r"(?P<said_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
+
+
+def tenpai_declaration(folded: str) -> str | None:
+    """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
+    or one declaration followed by the other: the words of the wrong or of the changed
+    declaration."""
+    for m in _JA_DECLARED_AGAIN.finditer(folded):
+        if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
+            return "changing a tenpai or noten declaration"
+    for m in _JA_DECLARED_OTHER.finditer(folded):
+        was, said = (m.group("was"), m.group("said")) if m.group("was") else (m.group("was_r"), m.group("said_r"))
+        if (was in _JA_NOTEN or was == "noten") != (said in _JA_NOTEN or said == "noten"):
+            return "wrong tenpai or noten declaration"
+    for m in _WRONG_DECLARATION.finditer(folded):
+        said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
+        if said is None:
+            return "wrong tenpai or noten declaration"
+        if _ready(said) != _ready(was):
+            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), m.start("was")):
+                return "changing a tenpai or noten declaration"
+            return "wrong tenpai or noten declaration"
+    return None
+
+
+# a hand that is not ready (tenpai) or not complete, in Japanese: ノーテン, テンパってない, 和了れてない
+_JA_NOT_READY = (r"(?:のーてん|不聴|てんぱって(?:い)?な|てんぱいして(?:い)?な|てんぱいじゃな|聴牌して(?:い)?な"
+                 r"|和了れて(?:い)?な|あがれて(?:い)?な|上がれて(?:い)?な|あがって(?:い)?な|和了って(?:い)?な)")
+# a player in riichi found noten (at the exhaustive draw): リーチした人がノーテン, テンパってないのにリーチ
+_ROMAJI_NOT_READY = r"(?:noten|tenpai\s+(?:shite\s+)?(?:i)?nai|tenpatte\s*(?:i)?nai|tenpai\s+ja\s*nai)"
+NOTEN_RIICHI = re.compile(rf"(?:りーち|立直)(?:した|して|者|をかけ)[^。]{{0,15}}?{_JA_NOT_READY}"
+                          rf"|{_JA_NOT_READY}[^。]{{0,6}}?(?:のに|けど|まま)[^。]{{0,6}}?(?:りーち|立直)"
+                          rf"|\b{_ROMAJI_NOT_READY}\s+(?:na\s*no\s*ni|no\s*ni|nanoni|kedo|dakedo)\s+(?:riichi|reach)\b")
+# a win declared with a hand that is not complete: "declared ron but he was noten", ノーテンなのにツモ宣言
+_WIN_WORD = r"(?:ron|tsumo|mahjong)"
+_NOT_WON = (r"(?:noten|not\s+tenpai|not\s+(?:a\s+)?(?:complete|winning|win)\b|(?:was|is)\s*n['’]?t\s+"
+            r"(?:tenpai|complete|a\s+(?:complete|winning)\s+hand|a\s+win))")
+EMPTY_WIN = re.compile(
+    rf"\b(?:declared|said|called|shouted|announced)\s+{_WIN_WORD}\b[^.;?]{{0,40}}?\b(?:but|though|although|and)\b"
+    rf"[^.;?]{{0,30}}?{_NOT_WON}"
+    rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
+    rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
+    rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}"
+    # only said, the hand not shown: ロンって言っちゃったけど手牌は開けてない
+    r"|(?:ろん|つも)(?:と|って|の声を?)?(?:言|宣言|発声|かけ)[^。]{0,20}?"
+    r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)")
