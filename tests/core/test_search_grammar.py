@@ -176,9 +176,21 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("In riichi I drew and then discarded a different tile from my hand by mistake", "discarding from the hand in riichi"),
     ("called pon, discarded first and only afterwards put the two matching tiles down",
      "discarding before revealing the called tiles"),
+    ("called pon, discarded, but never actually took the tile", "not taking the called tile"),
+    ("called pon, discarded, but the ponned tile is still in the discards", "not taking the called tile"),
+    ("two people called on the same tile, who gets it", "simultaneous calls priority of calls"),
+    ("he called chii instantly and then someone else said pon", "simultaneous calls priority of calls"),
+    ('riichi then "no wait" before discarding', "empty riichi declaration"),
+    ("called chi and then went no wait, pon", "changing a call"),
+    ("West called chii on the 5 man with 3-4 man and then discared the 2 man", "swap calling kuikae"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
+
+
+def test_a_call_said_and_not_carried_out_is_not_a_called_tile_left():
+    assert concepts(fold("I'm in riichi and I said pon out of habit on a discard, didn't take the tile")) == [
+        "calling during riichi"]
 
 
 def test_a_call_before_the_riichi_is_no_call_in_riichi():
@@ -214,6 +226,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
     "North said chii, then a second later said pon instead", "said ron, meant ron", "ron on his own tile, a tsumo",
+    "riichi with no wait",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -233,13 +233,21 @@ _CALLER = re.compile(r"\b(?P<who>east|south|west|north|toimen|shimocha|kamicha|i
                      r"(?:said|called|declared|says|calls|shouted)\s+['\"’]?$")
 
 
+_TWO_CALLERS = re.compile(r"\b(?:two|2|both)\s+(?:people|players|persons|of\s+them|opponents)\s+(?:\w+\s+)?"
+                          r"(?:called|call|said|claimed|want\w*)\b[^.;?]{0,40}?\bsame\s+(?:tile|discard)\b")
+_OTHER_CALLER = re.compile(r"\b(?:someone\s+else|another\s+player|the\s+other\s+player|other\s+player)\s+(?:also\s+)?"
+                           r"(?:said|called|declared|shouted)\b")
+
+
 def _calls_at_once(folded: str) -> bool:
     """Two different calls (pon and chii, ron and pon) said to be on one tile or at one time, or
     by two players a moment apart."""
+    if _TWO_CALLERS.search(folded) is not None:
+        return True
     calls = list(_CALL_WORD.finditer(folded))
     if len({_call_kind(m.group(0)) for m in calls}) < 2:
         return False
-    if _AT_ONCE.search(folded) is not None:
+    if _AT_ONCE.search(folded) is not None or _OTHER_CALLER.search(folded) is not None:
         return True
     if _MOMENT_LATER.search(folded) is None:
         return False
@@ -333,6 +341,20 @@ _NOT_TAKEN = re.compile(
     r"(?:pond|river|discards|kawa)\b"
     r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
     r"(?:the\s+)?(?:called|claimed)\s+tile\b)")
+#: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
+#: call went on (a discard, the tiles shown), else it is a call said and not made
+_NOT_TAKEN_LOOSE = re.compile(
+    r"(?<![a-z])(?:pon|pong|ponned|chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{0,80}?"
+    r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
+    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?(?:tile|it)\b"
+    r"|\bstill\s+(?:\w+\s+){0,2}?(?:in|on)\s+(?:the\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?(?:pond|river|discards|kawa)\b)")
+_WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put\s+(?:\w+\s+){0,3}?(?:down|out))\b"
+                      r"|\b(?:two|2|three|3|more)\s+(?:more\s+)?discards\b")
+
+
+def _not_taken(folded: str) -> bool:
+    """A call whose tile was never taken (see :data:`_NOT_TAKEN`, :data:`_NOT_TAKEN_LOOSE`)."""
+    return bool(_NOT_TAKEN.search(folded) or (_NOT_TAKEN_LOOSE.search(folded) and _WENT_ON.search(folded)))
 # telling the table that someone's hand is dead (or tenpai, furiten): passing information
 _TELLS_DEAD = re.compile(
     rf"\b(?:tell|tells|told|telling|say|said|saying|point\w*\s+out|inform\w*|announc\w*)\b[^.;?]{{0,40}}?"
@@ -399,7 +421,6 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("riichi", "reach", "りーち", "立直"), _CALL_THEN_RIICHI, "riichi with an open hand"),
     (("drew", "draws", "drawn", "took", "grabbed", "picked"), _DRAW_OUT_OF_TURN, "playing out of turn"),
     (("rota", "turn", "sideways", "plac", "put", "laid", "called tile"), _MISPLACED, "wrong placement of the called tile"),
-    (("left", "leav", "took", "take", "taking"), _NOT_TAKEN, "not taking the called tile"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
     (("りーち", "立直", "riichi", "reach"), NOTEN_RIICHI, "noten riichi"),
@@ -455,7 +476,7 @@ _CALLED_TILE = re.compile(
     rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{TILE})"
     rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
 _DISCARDED_TILE = re.compile(
-    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{TILE})")
+    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|discar\w*|dicard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{TILE})")
 
 
 def _swap_by_tiles(folded: str) -> bool:
@@ -519,7 +540,7 @@ _CORRECTED = re.compile(r"\b(?:no|sorry|i\s+mean|i\s+meant|wait|oops|correction|
 def _call_corrected(folded: str) -> bool:
     """A call word, a self-correction within a few words, and another call word."""
     for first in _CALL_WORD.finditer(folded):
-        fix = _CORRECTED.search(folded, first.end(), first.end() + 16)
+        fix = _CORRECTED.search(folded, first.end(), first.end() + 24)
         if fix is None or re.search(r"[.;?。]", folded[first.end():fix.start()]):
             continue
         second = _CALL_WORD.search(folded, fix.end(), fix.end() + 16)
@@ -547,7 +568,8 @@ _RIICHI_HAND_DISCARD = re.compile(
 _WITHDRAWN = re.compile(r"\b(?:sorry|never\s*mind|nevermind|cancel\w*|withdr[ae]w\w*|retract\w*|yameta|yamete"
                         r"|torikeshi\w*"
                         r"|t(?:ook|ake|akes|aking)\s+(?:it|that|the\s+\w+)\s+back|t(?:ook|ake|akes)\s+back"
-                        r"|chang\w*\s+(?:his|her|their|my)\s+mind)\b|やめた|やめて|取り消|取消")
+                        r"|chang\w*\s+(?:his|her|their|my)\s+mind|wait,?\s+no)\b|[\"'“‘]\s*no,?\s+wait\b"
+                        r"|やめた|やめて|取り消|取消")
 _CLOSED_KAN = re.compile(r"\b(?:closed|concealed|ankan)\b|\bown\s+turn\b|暗|あんかん")
 _RIICHI_WORD = re.compile(r"(?<![a-z])(?:riichi|reach|richi)(?![a-z])")
 
@@ -611,12 +633,14 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("discard", "threw", "cut"), _when(_LATE_REVEAL.search, "discarding before revealing the called tiles"), None),
     (("riichi", "rii", "reach"), _when(_RIICHI_HAND_DISCARD.search, "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
-    (("sorry", "mind", "cancel", "withdr", "retract", "back", "yame", "torikeshi", "やめ", "取り消", "取消"),
+    (("sorry", "mind", "cancel", "withdr", "retract", "back", "wait", "yame", "torikeshi", "やめ", "取り消", "取消"),
      _call_withdrawn, ""),
     (("dead", "放棄"), _when(_dead_in_riichi, "dead-hand foul while in riichi"), None),
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
     ((" and a", " and one"), _named_mix, None),
+    (("left", "leav", "took", "take", "taking", "pick", "still"), _when(_not_taken, "not taking the called tile"),
+     None),
     (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),
 )
 
