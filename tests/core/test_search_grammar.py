@@ -183,6 +183,13 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ('riichi then "no wait" before discarding', "empty riichi declaration"),
     ("called chi and then went no wait, pon", "changing a call"),
     ("West called chii on the 5 man with 3-4 man and then discared the 2 man", "swap calling kuikae"),
+    ("South said ron on West's discard but North had already drawn his next tile",
+     "calling too late after the next player has drawn"),
+    ("死に手の人がチーしました", "calling with a dead hand"),
+    ("called pon, put the two 7s down, discarded, but never picked up the 7", "not taking the called tile"),
+    ("chii shite dahai wo saki ni shita, reveal wa ato", "discarding before revealing the called tiles"),
+    ("said ron out loud but didn't knock over his hand", "empty call for a win"),
+    ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -191,6 +198,11 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
 def test_a_call_said_and_not_carried_out_is_not_a_called_tile_left():
     assert concepts(fold("I'm in riichi and I said pon out of habit on a discard, didn't take the tile")) == [
         "calling during riichi"]
+
+
+def test_a_win_only_said_by_a_dead_hand_is_a_win_with_a_dead_hand():
+    found = concepts(fold("player with a declared dead hand said ron on my tile, didnt show his tiles"))
+    assert "declaring a win with a dead hand" in found and "empty call for a win" not in found
 
 
 def test_a_call_before_the_riichi_is_no_call_in_riichi():
@@ -226,7 +238,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
     "North said chii, then a second later said pon instead", "said ron, meant ron", "ron on his own tile, a tsumo",
-    "riichi with no wait",
+    "riichi with no wait", "said 'ron' when he self drew the winning tile",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -82,6 +82,11 @@ EMPTY_WIN = re.compile(
     rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
     rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
     rf"|(?:ろん|つも)(?:と|って)?(?:言|宣言|発声)[^。]{{0,20}}?{_JA_NOT_READY}"
-    # only said, the hand not shown: ロンって言っちゃったけど手牌は開けてない
+    # only said, the hand not shown: "said ron out loud but didn't knock over his hand",
+    # "ron said out loud, hand not shown", ロンって言っちゃったけど手牌は開けてない
+    r"|\b(?:said|says|called|declared|shouted)\s+['\"“]?(?:ron|tsumo)\b[^.;?]{0,40}?\b(?:did\s*n['’]?t|didnt|without|never)"
+    r"\s+(?:\w+\s+){0,2}?(?:knock|show|reveal|open|turn|flip|push)\w*"
+    r"|\b(?:ron|tsumo)\b[^.;?]{0,30}?\bhand\s+(?:not\s+(?:shown|revealed|opened)|(?:still|stayed|remained)\s+"
+    r"(?:closed|concealed|hidden|standing|face\s+down))"
     r"|(?:ろん|つも)(?:と|って|の声を?)?(?:言|宣言|発声|かけ)[^。]{0,20}?"
     r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)")

@@ -129,7 +129,7 @@ _SEVERAL_WIN_EN = re.compile(
     r"|\bdealt?\s+in(?:\s+to|to)?\s+(?:both|two|2)\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
-_DEAD = (r"(?:dead\s+hand|deadhand|agari\s*houki|agari\s*hoki|和了放棄|あがり放棄|あがりほうき"
+_DEAD = (r"(?:dead\s+hand|deadhand|agari\s*houki|agari\s*hoki|和了放棄|あがり放棄|あがりほうき|死に手|しにて"
          r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b)")
 #: the next sentence, when it goes on with the same player's story ("... a dead hand. Now she declared riichi")
 _GOES_ON = (r"(?:[^.。;]{0,60}?[.。]\s*(?:now|then|later|afterwards|next|after\s+that|still"
@@ -149,6 +149,7 @@ _DISCARD_THEN_TSUMO = re.compile(
 
 # a call made once the next player had drawn: the call, then "after" and a draw
 _CALL_AFTER_DRAW = re.compile(
+    r"(?<![a-z])ron(?![a-z])[^.;?]{0,30}?\bbut\s+(?:\w+\s+){1,2}(?:had\s+)?(?:already\s+)?(?:drawn|drew)\b|"
     r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|called|calls?|claimed|claims?)(?![a-z])"
     r"[^.;?]{0,20}?\b(?:after|when|once|but)\b[^.;?]{0,30}?\b(?:had\s+|has\s+|already\s+|allready\s+)*"
     r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b")
@@ -346,7 +347,8 @@ _NOT_TAKEN = re.compile(
 _NOT_TAKEN_LOOSE = re.compile(
     r"(?<![a-z])(?:pon|pong|ponned|chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{0,80}?"
     r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
-    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?(?:tile|it)\b"
+    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?"
+    r"(?:tile|it|[1-9](?:\s?[mps])?)\b"
     r"|\bstill\s+(?:\w+\s+){0,2}?(?:in|on)\s+(?:the\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?(?:pond|river|discards|kawa)\b)")
 _WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put\s+(?:\w+\s+){0,3}?(?:down|out))\b"
                       r"|\b(?:two|2|three|3|more)\s+(?:more\s+)?discards\b")
@@ -407,8 +409,8 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
-    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_CALL, "calling with a dead hand"),
-    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて"), _DEAD_THEN_CALL, "calling with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
@@ -424,7 +426,6 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
     (("りーち", "立直", "riichi", "reach"), NOTEN_RIICHI, "noten riichi"),
-    (("ron", "tsumo", "mahjong", "ろん", "つも"), EMPTY_WIN, "empty call for a win"),
     (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
@@ -553,7 +554,8 @@ def _call_corrected(folded: str) -> bool:
 _LATE_REVEAL = re.compile(
     rf"(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
-    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?down)\b")
+    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?down)\b"
+    r"|\bdahai\s+(?:wo\s+)?saki\b|(?:先に打牌|先に捨て|打牌してから晒|捨ててから晒|晒す前に(?:打牌|捨て|切))")
 # a player in riichi discarding a tile of the hand, not the one drawn
 _NOT_THE_DRAWN = (r"\b(?:rather\s+than|instead\s+of)\s+(?:the\s+|his\s+|her\s+)?(?:tile\s+(?:he|she|they)\s+(?:had\s+)?"
                   r"(?:just\s+)?drew|(?:just\s+)?drawn\s+tile|tsumo\s+tile|tile\s+(?:just\s+)?drawn|tsumo\b)")
@@ -612,6 +614,15 @@ def _riichi_player_calls(folded: str) -> bool:
     return False
 
 
+_DEAD_TOLD = re.compile(_DEAD)
+
+
+def _empty_win(folded: str) -> bool:
+    """A win declared with a hand that is not complete or only said (:data:`EMPTY_WIN`); not by a
+    player whose hand is dead (that is declaring a win with a dead hand)."""
+    return EMPTY_WIN.search(folded) is not None and _DEAD_TOLD.search(folded) is None
+
+
 def _when(test: Callable[[str], object], words: str) -> Callable[[str], str | None]:
     """A reader giving ``words`` when ``test`` holds (a truth value, or a pattern's match)."""
     return lambda folded: words if test(folded) else None
@@ -630,7 +641,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
     (("kan", "kong"), _when(_KAN_NO_REPLACEMENT.search, "too few tiles"), None),
-    (("discard", "threw", "cut"), _when(_LATE_REVEAL.search, "discarding before revealing the called tiles"), None),
+    (("discard", "threw", "cut", "dahai", "打牌", "捨て", "切"), _when(_LATE_REVEAL.search,
+                                                          "discarding before revealing the called tiles"), None),
     (("riichi", "rii", "reach"), _when(_RIICHI_HAND_DISCARD.search, "discarding from the hand in riichi"), None),
     (("pon", "chi", "chow", "ron", "kan", "kong", "ぽん", "ちー", "ろん", "かん"), _when(_call_corrected, "changing a call"), None),
     (("sorry", "mind", "cancel", "withdr", "retract", "back", "wait", "yame", "torikeshi", "やめ", "取り消", "取消"),
@@ -641,6 +653,7 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     ((" and a", " and one"), _named_mix, None),
     (("left", "leav", "took", "take", "taking", "pick", "still"), _when(_not_taken, "not taking the called tile"),
      None),
+    (("ron", "tsumo", "mahjong", "ろん", "つも"), _when(_empty_win, "empty call for a win"), None),
     (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),
 )
 
