@@ -360,3 +360,16 @@ def test_a_stem_has_one_synonym_group():
                 twice.add(word)
     # earphone and headphone are both a device and an earbud: known, the later group wins
     assert twice <= {"earphone", "headphone"}, sorted(twice)
+
+
+@pytest.mark.parametrize(("joined", "apart"), [("riichistick", "riichi stick"), ("tenpaideclaration", "tenpai declaration")])
+def test_two_words_written_as_one_find_what_the_two_find(library, joined, apart):
+    first = library.search(joined, ruleset="azrm")[:3]
+    assert [(h.kind, h.ref) for h in first] == [(h.kind, h.ref) for h in library.search(apart, ruleset="azrm")[:3]]
+
+
+def test_a_typo_is_not_split_into_two_short_words(library):
+    index = library.warm()
+    assert index.compound_parts("chekking") == ("chekking",)      # not "chek king"
+    assert index.compound_parts("smartwatch") == ("smartwatch",)  # a word of the index stays whole
+    assert index.compound_parts("riichistick") == ("riichi", "stick")

@@ -260,6 +260,33 @@ class _Matching:
             units.append(self.latin_unit(w, n == len(qwords) - 1, ruleset, editions))
         return units, latin, joined
 
+    def split_compounds(self, q: str) -> str:
+        """``q`` (folded) with each word the index does not have but two of its words make written
+        apart (:meth:`compound_parts`): "riichistick" -> "riichi stick"."""
+        if not any(len(w) >= 8 for w in q.split()):
+            return q
+        return _WORD.sub(lambda m: " ".join(self.compound_parts(m.group(0))), q)
+
+    def compound_parts(self, word: str) -> tuple[str, ...]:
+        """A word the index does not have, written as two it has ("colourblind" -> colour, blind;
+        "deadhand" -> dead, hand): its parts, the split with the longer shorter part first; else
+        the word itself."""
+        if len(word) < 8 or not word.isalpha():
+            return (word,)
+        key = romaji_key(word)
+        post = self._postings
+        if key in post or _stem(key) in self._stems:
+            return (word,)
+        best = None
+        for i in range(4, len(word) - 3):  # both parts 4 letters or more ("cheking" is no "che king")
+            left, right = word[:i], word[i:]
+            if romaji_key(left) in post and romaji_key(right) in post and left not in STOPWORDS \
+                    and right not in STOPWORDS:
+                shorter = min(len(left), len(right))
+                if best is None or shorter > best[0]:
+                    best = (shorter, left, right)
+        return (word,) if best is None else (best[1], best[2])
+
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
         if doc.editions is not editions:
             return False

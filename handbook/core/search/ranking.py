@@ -117,11 +117,12 @@ _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
 def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
     rules' words and added to the query (:mod:`handbook.core.search.grammar`), once the setting
-    of an incident log (table, kyoku, honba) is dropped; a number of minutes is left to the rows'
-    conditions."""
+    of an incident log (table, kyoku, honba) is dropped and two words written as one are written
+    apart ("riichistick"); a number of minutes is left to the rows' conditions."""
     q = drop_setting(r.q)
     if q is not r.q:
         r.q, r.raw = q, drop_setting(r.raw)
+    r.q = index.split_compounds(r.q)
     if "分" in r.q or "min" in r.q:
         r.q = _MINUTES.sub("", r.q)
     extra = concepts(r.q)
