@@ -28,31 +28,38 @@ _DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\
                              r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
 
 
+#: a hand's state in Japanese (kana folded), and those of them that say noten
+_JA_STATE = r"(?:てんぱい|聴牌|のーてん|不聴)"
+_NOTEN_WORDS = frozenset({"のーてん", "不聴", "noten"})
 #: one declaration said ("ノーテンって言って", "テンパイと宣言"), then the other one after all
 #: (やっぱり, 言い直し): the declaration changed
 _JA_DECLARED_AGAIN = re.compile(
-    r"(?P<a>てんぱい|聴牌|のーてん|不聴)(?:って|と)(?:言|いっ|いう|宣言)[^。]{0,30}?"
-    r"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{0,20}?(?P<b>てんぱい|聴牌|のーてん|不聴)")
-_JA_NOTEN = ("のーてん", "不聴")
-#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？
-_JA_DECLARED_OTHER = re.compile(
-    r"(?P<was>てんぱい|聴牌|のーてん|不聴)(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{0,6}?"
-    r"(?P<said>てんぱい|聴牌|のーてん|不聴)(?:と|って)?(?:言|宣言|いっ|いう)"
-    r"|\b(?P<was_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
-    r"(?P<said_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
+    rf"(?P<a>{_JA_STATE})(?:って|と)(?:言|いっ|いう|宣言)[^。]{{0,30}}?"
+    rf"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{{0,20}}?(?P<b>{_JA_STATE})")
+#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？ (Japanese
+#: and romaji each give the two groups a and b)
+_DECLARED_OTHER = re.compile(
+    rf"(?P<a>{_JA_STATE})(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{{0,6}}?"
+    rf"(?P<b>{_JA_STATE})(?:と|って)?(?:言|宣言|いっ|いう)"
+    r"|\b(?P<a_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
+    r"(?P<b_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
+
+
+def _states_differ(m: re.Match) -> bool:
+    """The two states of a match of :data:`_JA_DECLARED_AGAIN` or :data:`_DECLARED_OTHER` are
+    tenpai and noten, in either order."""
+    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a_r"), m.group("b_r"))
+    return (a in _NOTEN_WORDS) != (b in _NOTEN_WORDS)
 
 
 def tenpai_declaration(folded: str) -> str | None:
     """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
     or one declaration followed by the other: the words of the wrong or of the changed
     declaration."""
-    for m in _JA_DECLARED_AGAIN.finditer(folded):
-        if (m.group("a") in _JA_NOTEN) != (m.group("b") in _JA_NOTEN):
-            return "changing a tenpai or noten declaration"
-    for m in _JA_DECLARED_OTHER.finditer(folded):
-        was, said = (m.group("was"), m.group("said")) if m.group("was") else (m.group("was_r"), m.group("said_r"))
-        if (was in _JA_NOTEN or was == "noten") != (said in _JA_NOTEN or said == "noten"):
-            return "wrong tenpai or noten declaration"
+    if any(_states_differ(m) for m in _JA_DECLARED_AGAIN.finditer(folded)):
+        return "changing a tenpai or noten declaration"
+    if any(_states_differ(m) for m in _DECLARED_OTHER.finditer(folded)):
+        return "wrong tenpai or noten declaration"
     for m in _WRONG_DECLARATION.finditer(folded):
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
         if said is None:

@@ -336,8 +336,10 @@ _MISPLACED = re.compile(
     r"|(?:left|right)\s+(?:side|tile)\s+instead)\b"
     r"|\bcalled\s+tile\b[^.;?]{0,30}?\b(?:wrong|not\s+(?:rotated|turned|sideways))\b")
 # a call whose tile was never taken ("left the 7p in West's pond", "forgot to take the tile")
+#: a call, then (within the sentence) what became of its tile
+_CALL_THEN = r"(?<![a-z])(?:pon|pong|{more}chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{{0,80}}?"
 _NOT_TAKEN = re.compile(
-    r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{0,80}?"
+    _CALL_THEN.format(more="") +
     r"(?:\b(?:left|leaves|leaving)\b[^.;?]{0,30}?\b(?:in|on)\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?"
     r"(?:pond|river|discards|kawa)\b"
     r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
@@ -345,7 +347,7 @@ _NOT_TAKEN = re.compile(
 #: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
 #: call went on (a discard, the tiles shown), else it is a call said and not made
 _NOT_TAKEN_LOOSE = re.compile(
-    r"(?<![a-z])(?:pon|pong|ponned|chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{0,80}?"
+    _CALL_THEN.format(more="ponned|") +
     r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
     r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?"
     r"(?:tile|it|[1-9](?:\s?[mps])?)\b"

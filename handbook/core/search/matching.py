@@ -268,9 +268,9 @@ class _Matching:
         return _WORD.sub(lambda m: " ".join(self.compound_parts(m.group(0))), q)
 
     def compound_parts(self, word: str) -> tuple[str, ...]:
-        """A word the index does not have, written as two it has ("colourblind" -> colour, blind;
-        "deadhand" -> dead, hand): its parts, the split with the longer shorter part first; else
-        the word itself."""
+        """A word the index does not have, made of two it has ("riichistick" -> riichi, stick;
+        "tenpaideclaration" -> tenpai, declaration), both 4 letters or more: the two (of several
+        splits, the one whose shorter part is longest); else the word itself."""
         if len(word) < 8 or not word.isalpha():
             return (word,)
         key = romaji_key(word)
