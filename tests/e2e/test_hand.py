@@ -1,7 +1,8 @@
 """The hand checker (/tools/hand) in headless Chromium against the served app, at 412 x 915: a hand
 tapped in on the tile keyboard gives its value; a condition toggle and tsumo change it; a deep link
 with a red five under Rakkii Nomi 2026 links the rule; a win without yaku shows the empty-call
-rows; the screen in Japanese shows the yaku in Japanese. Every request stays on 127.0.0.1."""
+rows; the screen in Japanese shows the yaku in Japanese; at 200 % text the labels and tiles grow
+instead of being cut. Every request stays on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 
 import pytest
 from tests.support.browser_harness import Handbook, RequestLog, new_context
+from layout_checks import FONT_PX_200, NODES_JS
 
 
 
@@ -88,3 +90,31 @@ def test_the_hand_checker_in_japanese(ja_context, server, artifacts_dir):
     hb.wait_for_text("立直")
     assert hb.has_text("断幺九") and hb.has_text("門前清自摸和")
     hb.screenshot("hand-ja")
+
+
+def test_at_200_percent_text_labels_wrap_whole_and_tiles_grow(browser, server, artifacts_dir):
+    """At 200 % text on a 360 px phone (the browser's own text-size setting): a choice keeps its
+    words whole ("Concealed kan" was broken into "Conc/eale/d kan" in a fixed 4-column grid), a long
+    condition wraps onto as many lines as it needs instead of being cut to its first ("Robbing a"),
+    and a tile of the hand grows with its glyph instead of cutting it. The window is tall enough to
+    hold the whole screen, so every box is measured where it is drawn."""
+    ctx = new_context(browser, viewport={"width": 360, "height": 3000}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        ctx.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": FONT_PX_200,
+                                                                           "fixed": FONT_PX_200}})
+        hb = Handbook(page, server, artifacts_dir)
+        hb.open("/tools/hand?ruleset=wrc-2025&hand=22555666777z&win=2z&melds=pon+111z&seat=S&discarder=W",
+                ready="Value: 64,000")
+        nodes = page.evaluate(NODES_JS)["nodes"]
+        hb.screenshot("hand-text200")
+    finally:
+        ctx.close()
+    box = {n["name"]: n for n in nodes}
+    line = 14 * FONT_PX_200 / 16  # a label's 14 px at 200 %
+    for name in ("Concealed kan", "萬 Characters", "East (dealer)", "Ura dora"):
+        assert box[name]["h"] < 2.5 * line, f"{name!r} is drawn on more lines than its words need: {box[name]}"
+    for name in ("Robbing a kan (chankan)", "Last tile drawn (haitei)", "After a kan (rinshan)"):
+        assert box[name]["h"] >= 2 * line + 20, f"{name!r} is cut to its first line: {box[name]}"
+    hand = next(n for name, n in box.items() if name.startswith("Hand: 11 of 11 tiles"))
+    assert hand["h"] >= 2 * 0.5 * 32 * FONT_PX_200 / 16, f"the hand's tiles did not grow with the text: {hand}"

@@ -241,24 +241,42 @@ def tile_name(code: str, _: Callable[[str], str]) -> str:
 
 def tile_face(code: str, *, width: int, height: int) -> ft.Control:
     """A tile drawn with text: the number over 萬/筒/索, an honour's character, a red five red
-    with a dot (told apart without colour too). Light like a real tile in either theme."""
+    with a dot (told apart without colour too). Light like a real tile in either theme.
+
+    ``width`` x ``height`` px at 100 % text: the face is its text with padding (lines one font size
+    tall, a little more for a number over its suit; a CJK glyph is one font size wide), not a fixed box, so at 200 % text the tile grows with
+    its glyphs instead of cutting them."""
     digit, suit = code[0], code[1]
     if suit == "z":
         i = int(digit) - 1
-        spans = [ft.TextSpan(HONOURS[i], ft.TextStyle(size=height * 0.5, weight=ft.FontWeight.W_700,
+        size = height * 0.5
+        spans = [ft.TextSpan(HONOURS[i], ft.TextStyle(size=size, height=1.0, weight=ft.FontWeight.W_700,
                                                       color=HONOUR_COLOURS[i]))]
+        glyph_w, text_h = size, size
     else:
         red = digit == "0"
-        spans = [ft.TextSpan("5•" if red else digit, ft.TextStyle(size=height * 0.36, weight=ft.FontWeight.W_800,
+        big, small = height * 0.36, height * 0.26
+        spans = [ft.TextSpan("5•" if red else digit, ft.TextStyle(size=big, height=1.1, weight=ft.FontWeight.W_800,
                                                                   color="#D50000" if red else "#212121")),
                  ft.TextSpan("\n" + SUIT_GLYPHS[suit], ft.TextStyle(
-                     size=height * 0.26, weight=ft.FontWeight.W_600,
+                     size=small, height=1.15, weight=ft.FontWeight.W_600,
                      color="#D50000" if red else SUIT_COLOURS[suit]))]
-    return ft.Container(content=ft.Text(spans=spans, text_align=ft.TextAlign.CENTER), width=width, height=height,
-                        bgcolor="#FFFBF2", border=_TILE_BORDER, border_radius=6, alignment=ft.Alignment.CENTER)
+        glyph_w, text_h = max(small, big * (1.0 if red else 0.6)), big * 1.1 + small * 1.15
+    pad_x, pad_y = max(1.0, (width - 2 - glyph_w) / 2), max(1.0, (height - 2 - text_h) / 2)
+    return ft.Container(content=ft.Text(spans=spans, text_align=ft.TextAlign.CENTER),
+                        padding=ft.Padding.symmetric(horizontal=pad_x, vertical=pad_y),
+                        bgcolor="#FFFBF2", border=_TILE_BORDER, border_radius=6)
 
 
 _TILE_BORDER = ft.Border.all(1, "#9E9E9E")
+
+# a choice or condition button: as tall as its label needs, at least TOUCH px (a one-line label at
+# 14 px plus 14 px above and below); a fixed height cut a wrapped label to its first line at 200 %
+# text ("Robbing a", "Conc")
+_GROWING_BUTTON = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4, vertical=(TOUCH - 20) // 2),
+                                 shape=ft.RoundedRectangleBorder(radius=10))
+_CHOICE_BUTTON = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=14, vertical=(TOUCH - 20) // 2),
+                                shape=ft.RoundedRectangleBorder(radius=10))
 
 
 def _suit_label(suit: str, _: Callable[[str], str]) -> str:
@@ -330,15 +348,15 @@ class _HandScreen:
                                     for c in keys], spacing=6, run_spacing=6, key="tile-keys")
         self.inputs.controls = [
             ft.Row([picker]),
-            self.choices("mode", [(m, _(MODE_NAMES[m])) for m in MODES], self.mode, self.pick_mode, per_row=4),
+            self.choices("mode", [(m, _(MODE_NAMES[m])) for m in MODES], self.mode, self.pick_mode),
             self.choices("suit", [(k, _suit_label(k, _)) for k in SUIT_NAMES],
-                         self.suit, self.pick_suit, per_row=4),
+                         self.suit, self.pick_suit),
             key_row,
             ft.Row([self.button(_("Remove last"), self.undo, icon=ft.Icons.BACKSPACE_OUTLINED, key="undo"),
                     self.button(_("Clear"), self.clear, icon=ft.Icons.DELETE_OUTLINE, key="clear")], spacing=8),
             self.caption(_("Win")),
             self.choices("win", [("ron", _("Ron")), ("tsumo", _("Tsumo"))], "tsumo" if s.tsumo else "ron",
-                         lambda v: self.set(tsumo=v == "tsumo"), per_row=2),
+                         lambda v: self.set(tsumo=v == "tsumo")),
             self.caption(_("Winner's seat")),
             self.choices("seat", [(w, _(SEAT_NAMES[w])) for w in SEATS], s.seat, lambda v: self.set(seat=v)),
         ]
@@ -346,7 +364,7 @@ class _HandScreen:
             self.inputs.controls += [
                 self.caption(_("Discarder")),
                 self.choices("discarder", [(w, _(SEAT_NAMES[w])) for w in SEATS if w != s.seat],
-                             s.discarder, lambda v: self.set(discarder=v), per_row=3)]
+                             s.discarder, lambda v: self.set(discarder=v))]
         self.inputs.controls += [
             self.caption(_("Round wind")),
             self.choices("round", [(w, _(WIND_NAMES[w])) for w in SEATS], s.round_wind,
@@ -362,33 +380,32 @@ class _HandScreen:
         name = tile_name(code, self.ctx._)
         return ft.Semantics(label=name, button=True, container=True, exclude_semantics=True,
                             on_tap=lambda e, c=code: self.tap(c), content=ft.Container(
-                                content=tile_face(code, width=44, height=58), height=64,
+                                content=tile_face(code, width=44, height=58), padding=ft.Padding.symmetric(vertical=3),
                                 alignment=ft.Alignment.CENTER, on_click=lambda e, c=code: self.tap(c), ink=True,
                                 border_radius=8, key=f"key-{code}"))
 
-    def choices(self, key: str, options, selected: str, on_pick, *, per_row: int = 4) -> ft.Control:
+    def choices(self, key: str, options, selected: str, on_pick) -> ft.Control:
+        """One button per option, each as wide as its label, wrapping onto as many lines as the
+        width and the text size need (a fixed grid broke "Concealed" and "Characters" mid-word at
+        200 % text on a phone)."""
         cells = []
         for value, label in options:
             chosen = value == selected
             cls = ft.FilledButton if chosen else ft.OutlinedButton
-            cells.append(ft.Container(ft.Semantics(selected=chosen, label=label, button=True, exclude_semantics=True,
-                                                   on_tap=lambda e, v=value: on_pick(v), content=cls(
-                content=ft.Text(label, size=SMALL_SIZE, text_align=ft.TextAlign.CENTER, max_lines=2),
-                height=TOUCH, key=f"{key}-{value}", on_click=lambda e, v=value: on_pick(v),
-                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4),
-                                     shape=ft.RoundedRectangleBorder(radius=10)))),
-                col={"xs": 12 // per_row}))
-        return ft.ResponsiveRow(cells, spacing=6, run_spacing=6, key=key)
+            cells.append(ft.Semantics(selected=chosen, label=label, button=True, exclude_semantics=True,
+                                      on_tap=lambda e, v=value: on_pick(v), content=cls(
+                content=ft.Text(label, size=SMALL_SIZE, text_align=ft.TextAlign.CENTER),
+                key=f"{key}-{value}", on_click=lambda e, v=value: on_pick(v), style=_CHOICE_BUTTON)))
+        return ft.Row(cells, spacing=6, run_spacing=6, wrap=True, key=key)
 
     def toggle(self, condition: str) -> ft.Control:
         on = self.state.conditions[condition]
         cls = ft.FilledTonalButton if on else ft.OutlinedButton
         name = self.ctx._(CONDITION_NAMES[condition])
         return ft.Semantics(label=name, toggled=on, exclude_semantics=True, on_tap=lambda e: self.flip(condition),
-                            content=cls(content=ft.Text(name, size=SMALL_SIZE, max_lines=2,
-                                                        text_align=ft.TextAlign.CENTER),
-                                        icon=ft.Icons.CHECK if on else None, height=TOUCH, key=f"cond-{condition}",
-                                        on_click=lambda e: self.flip(condition)))
+                            content=cls(content=ft.Text(name, size=SMALL_SIZE, text_align=ft.TextAlign.CENTER),
+                                        icon=ft.Icons.CHECK if on else None, key=f"cond-{condition}",
+                                        style=_GROWING_BUTTON, on_click=lambda e: self.flip(condition)))
 
     def stepper(self, label: str, attr: str) -> ft.Control:
         _ = self.ctx._
