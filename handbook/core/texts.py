@@ -22,11 +22,11 @@ Pure Python: this module imports neither flet nor tinydb.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from handbook.core.model import Library
+from handbook.core import problems
 
 
 def N_(message: str) -> str:
@@ -130,7 +130,7 @@ def load_translations(content_dir: str | Path, lang: str) -> dict[str, str]:
     if not path.is_file():
         return {}
     with open(path, "rb") as fh:
-        doc = tomllib.load(fh)
+        doc = problems.tomllib.load(fh)  # the compiled parser where installed, as for the content
     out: dict[str, str] = {}
     for i, t in enumerate(doc.get("text", [])):
         en, tr = t.get("en"), t.get(lang)
