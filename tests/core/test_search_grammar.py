@@ -36,6 +36,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("he already had a dead hand and still called chi on my tile", "calling with a dead hand"),
     ("player allready has a dead hand from too many tiles and now calls pon", "calling with a dead hand"),
     ("called pon with a dead hand", "calling with a dead hand"),
+    ("the judge declared his hand dead for tahai and after this he makes chi again", "calling with a dead hand"),
     ("agari houki na no ni pon shita", "calling with a dead hand"),
     ("アガリ放棄なのにポンした", "calling with a dead hand"),
     ("he had too many tiles earlier (dead hand) and then tried to win", "declaring a win with a dead hand"),
@@ -288,6 +289,8 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("player said riichi then discarded normally with no stick", {"speak"}, {"deposit", "sideways"}),
     ("said riichi but then didn't turn a tile or put a stick down", {"speak"}, {"deposit", "sideways"}),
     ("put the stick out without a word", {"deposit"}, {"speak"}),
+    ("she made riichi with stick and turned tile but she said nothing", {"deposit", "sideways"}, {"speak"}),
+    ("said something about nothing", {"speak"}, set()),
     # the rows' own fouls
     ("Riichi declaration without the 1,000-point deposit", set(), {"deposit"}),
     ("Not placing the 1,000 points bet", set(), {"deposit"}),
@@ -386,3 +389,17 @@ def test_a_row_missing_one_step_is_not_preferred_when_the_incident_misses_two():
     assert factor(two, lacks_stick, match=1.2, contradiction=0.4) == 1.0
     one = (frozenset({"speak"}), frozenset({"deposit"}))
     assert factor(one, lacks_stick, match=1.2, contradiction=0.4) == 1.2
+
+
+def test_the_grammar_reads_a_misspelt_word_as_the_index_spells_it(library):
+    """The grammar's patterns name words exactly: a typo one edit from one word of the index is
+    mended for it; an English word, a word of the index and a short word are left as typed."""
+    index = library.warm()
+    assert index.spelled("he forgot to take the caled tile") == "he forgot to take the called tile"
+    assert index.spelled("14 tilles in the hand") == "14 tiles in the hand"
+    assert index.spelled("he remarked it at once") == "he remarked it at once"  # English, not in the index
+    assert index.spelled("the tile was called") == "the tile was called"
+    assert index.spelled("trun") == "trun"  # under five letters: too short to tell a typo from a word
+    found = [h.ref for h in library.search("the player made pon but he forgot to take the caled tile, and two players "
+                                           "have discarded after him", ruleset="wrc-2025")[:3]]
+    assert "not-taking-called-tile" in found, found

@@ -42,7 +42,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("kan", "kong", "quad"), ("pon", "pung", "triplet"), ("chii", "chi", "chow", "sequence"),
     ("dealer", "east", "oya"),
     ("cheat", "cheating", "stack"),
-    ("leave", "break", "toilet", "bathroom", "restroom"),
+    ("leave", "break", "toilet", "bathroom", "restroom", "smoke", "cigarette", "outside"),
+    ("deal", "distribute", "distribution"),
     ("argue", "dispute", "disagree", "appeal", "protest", "fuman", "fufuku", "monku"),
     ("shout", "yell", "speak", "utter", "voice", "vocal"),
     ("sideways", "rotate", "horizontal", "tilt"),
@@ -224,6 +225,20 @@ def _lemmatizer():
 def warm_lemmatizer() -> bool:
     """Load the English lemmatiser now (the app does this after its first frame); True if it is there."""
     return _lemmatizer() is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _known_english(word: str) -> bool:
+    """Whether simplemma's English dictionary has ``word`` (an English word is no typo); False
+    where simplemma is not installed."""
+    if _lemmatizer() is None:
+        return False
+    import simplemma
+
+    try:
+        return simplemma.is_known(word, lang="en")
+    except Exception:  # noqa: BLE001 - a lemmatiser failure must not break search
+        return False
 
 
 @functools.lru_cache(maxsize=4096)

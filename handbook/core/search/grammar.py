@@ -130,7 +130,8 @@ _SEVERAL_WIN_EN = re.compile(
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
 _DEAD = (r"(?:dead\s+hand|deadhand|agari\s*houki|agari\s*hoki|和了放棄|あがり放棄|あがりほうき|死に手|しにて"
-         r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b)")
+         r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b"
+         r"|\b(?:declared|ruled|made|called|pronounced)\s+(?:his\s+|her\s+|their\s+|the\s+|my\s+)?hand\s+dead\b)")
 #: the next sentence, when it goes on with the same player's story ("... a dead hand. Now she declared riichi")
 _GOES_ON = (r"(?:[^.。;]{0,60}?[.。]\s*(?:now|then|later|afterwards|next|after\s+that|still"
              r"|(?:he|she|they)\s+(?:wants?|wanted|tries|tried|then|now|later|also))\b)?")

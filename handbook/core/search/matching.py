@@ -13,8 +13,8 @@ from collections import defaultdict
 from handbook.core.model import Hit
 from handbook.core.search.doc import _Doc
 from handbook.core.search.folding import (
-    _CJK, _JA_WORD, _SYNONYM_OF, _WORD, STOPWORDS, _damerau_levenshtein, _deletions, _stem, fold, lemma, romaji_bases,
-    romaji_key, words)
+    _CJK, _JA_WORD, _ROMAJI_CHANGES, _SYNONYM_OF, _WORD, STOPWORDS, _damerau_levenshtein, _deletions, _known_english,
+    _stem, fold, lemma, romaji_bases, romaji_key, words)
 from handbook.core.search.japanese import _LONGEST_NAME, _NO_DOCS, _bigrams, kana_fold
 
 _HOW_MANY = re.compile(r"\bhow (many|much)\b")
@@ -286,6 +286,33 @@ class _Matching:
                 if best is None or shorter > best[0]:
                     best = (shorter, left, right)
         return (word,) if best is None else (best[1], best[2])
+
+    def spelled(self, q: str) -> str:
+        """``q`` (folded) with each misspelt word written as the index's word it is one typo from
+        ("forgot to take the caled tile" -> "called"), for the incident grammar, whose patterns
+        name words exactly (the words' own matching forgives typos already: :meth:`_candidates`)."""
+        return _WORD.sub(lambda m: self.spelled_word(m.group(0)), q) if any(
+            len(w) >= 5 for w in q.split()) else q
+
+    def spelled_word(self, word: str) -> str:
+        """``word`` as the index spells it, when it is 5 letters or more, neither the index nor
+        English has it, and one word of the index (without romaji's long vowels, which its keys
+        shorten) is nearest, one edit away (two from 9 letters): "caled" -> called, "tilles" -> tiles;
+        else ``word``."""
+        done = self._spelled.get(word)
+        if done is not None:
+            return done
+        out = word
+        key = romaji_key(word)
+        if len(word) >= 5 and word.isalpha() and key not in self._postings and _stem(key) not in self._stems \
+                and not _known_english(word):
+            near = self._typo_matches(key, 2 if len(word) >= 9 else 1)
+            best = [k for k, dist in near if dist == near[0][1]] if near else []
+            if len(best) == 1 and abs(len(best[0]) - len(word)) <= 2 and _ROMAJI_CHANGES.search(best[0]) is None:
+                out = best[0]
+        if len(self._spelled) < 8192:
+            self._spelled[word] = out
+        return out
 
     def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
         if doc.editions is not editions:

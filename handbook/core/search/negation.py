@@ -15,7 +15,7 @@ penalty row's foul are read for a few *steps* a foul is often named by the absen
 
 ("an open hand" is a melded hand, not a shown one; a step named as a time, "before revealing",
 is neither done nor missing. Some phrases tell a step missing without a negation before its
-word: "no word", "tile not turned", "discarded normally"; and a negation goes on past "or":
+word: "no word", "said nothing", "tile not turned", "discarded normally"; and a negation goes on past "or":
 "didn't turn a tile or put a stick down".) A step is *negated* when a negation (not, never, no, without, didn't, forgot to; ず, ない, なし)
 governs it: in English the first word after the negation that is not a filler ("the", "his",
 "actually", a number) or a general verb ("put", "place", "make"); in Japanese a negative ending
@@ -182,6 +182,11 @@ def _english(folded: str, done: set[str], missing: set[str]) -> None:
     for i, tok in enumerate(tokens):
         if i in governed or (i and tokens[i - 1] in _EN_TIMING):
             continue
+        if tokens[i + 1:i + 2] == ["nothing"]:  # "said nothing", "showed nothing": the step left out
+            step = _en_step(tok)
+            if step is not None:
+                missing.add(step)
+                continue
         for step, pattern in _EN_STEP_NEGATED.items():
             if pattern.match(tok):
                 missing.add(step)

@@ -118,14 +118,15 @@ def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
     rules' words and added to the query (:mod:`handbook.core.search.grammar`), once the setting
     of an incident log (table, kyoku, honba) is dropped and two words written as one are written
-    apart ("riichistick"); a number of minutes is left to the rows' conditions."""
+    apart ("riichistick"); the grammar reads the query with its typos mended ("caled" -> called);
+    a number of minutes is left to the rows' conditions."""
     q = drop_setting(r.q)
     if q is not r.q:
         r.q, r.raw = q, drop_setting(r.raw)
     r.q = index.split_compounds(r.q)
     if "分" in r.q or "min" in r.q:
         r.q = _MINUTES.sub("", r.q)
-    extra = concepts(r.q)
+    extra = concepts(index.spelled(r.q))
     if extra:
         r.q = f"{r.q} {fold(' '.join(extra))}"
         r.raw = f"{r.raw} {' '.join(extra)}"
