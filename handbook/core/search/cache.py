@@ -67,6 +67,7 @@ class _Kept:
         self._ja_lock = threading.Lock()
         self._deletion_tables: dict[tuple[int, int], dict[str, list[str]]] = {}  # see _typo_matches
         self._spelled: dict[str, str] = {}  # see spelled_word
+        self._ja_whole: dict[str, int] = {}  # see _ja_rarity
         self._scopes: dict[tuple[str | None, bool], frozenset[int]] = {}
         self._scoped: dict[tuple[str | None, bool], dict[str, dict[int, float]]] = {}  # see _scoped_postings
         self._titles_in_scope: dict[tuple[str | None, bool], dict[str, tuple[int, ...]]] = {}  # see _scoped_titles

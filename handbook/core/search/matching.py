@@ -155,6 +155,21 @@ class _Matching:
                     per[doc] = s
         return per
 
+    def _ja_rarity(self, seg: str, unit: dict[int, float]) -> int:
+        """How many documents a Japanese segment's unit counts as matching, for its rarity: for a
+        name (a foul's or a term's Japanese, typed alone between spaces), those whose Japanese
+        holds it whole, as a latin word counts the documents holding it (ノーテンリーチ: the 13 with
+        that name, not the 153 sharing a character pair with it); otherwise (a sentence, a word no
+        name is) all the unit's documents."""
+        if len(seg) < 3 or seg not in self._ja_name_index:
+            return len(unit)
+        whole = self._ja_whole.get(seg)
+        if whole is None:
+            whole = len({doc for doc, _s in self._ja_containing(seg)})
+            if len(self._ja_whole) < 4096:
+                self._ja_whole[seg] = whole
+        return whole or len(unit)
+
     def _ja_word_unit(self, word: str) -> dict[int, float]:
         """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
         each doc's best field counting (a word of one or two characters: looked up, read only)."""
@@ -223,8 +238,9 @@ class _Matching:
         part of the query."""
         units: list[tuple[dict[int, float], int, bool]] = []
         for seg in _CJK.findall(q):
-            unit = self.japanese_unit(kana_fold(seg))
-            units.append((unit, len(unit), False))
+            folded = kana_fold(seg)
+            unit = self.japanese_unit(folded)
+            units.append((unit, self._ja_rarity(folded, unit), False))
         if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
             raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
             ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
