@@ -13,6 +13,7 @@ from handbook.core.search.setting import drop_setting
 @pytest.mark.parametrize("query", [
     "two people called ron", "both players declared ron on the same tile", "ron by two players",
     "2 players won on the same discard", "2人がロンした", "二人同時にロン",
+    "S and N both said ron on W's discard", "West and North both called ron on South's discard",
 ])
 def test_several_players_winning_is_read_in_any_wording(query):
     assert concepts(fold(query)), query
@@ -20,6 +21,7 @@ def test_several_players_winning_is_read_in_any_wording(query):
 
 @pytest.mark.parametrize("query", [
     "two tiles ron", "player called ron twice", "two people talked", "double ron", "ron", "both tiles fell",
+    "E and S discarded, then W said ron",
 ])
 def test_other_counts_and_actors_are_not(query):
     assert not concepts(fold(query)), query

@@ -121,10 +121,13 @@ from handbook.core.search.negation import steps
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
 _ACTOR = r"(?:people|persons|players|opponents|guys|of them|winners|hands)"
 _WIN = r"(?:ron|rons|ronned|win|wins|won|winning|mahjong|agari|agatta|hora)"
+_SEAT = r"(?:e|s|w|n|east|south|west|north|toimen|shimocha|kamicha)"
 _SEVERAL_WIN_EN = re.compile(
     rf"\b{_COUNT}\s+(?:\w+\s+)?{_ACTOR}\b(?:\s+\w+){{0,6}}?\s+{_WIN}\b"
     rf"|\b{_WIN}\b(?:\s+\w+){{0,6}}?\s+(?:by|from)\s+{_COUNT}\s+{_ACTOR}\b"
     rf"|\b(?:both|two|2)\s+{_WIN}\b"
+    # two seats named: "S and N both said ron", "both East and West won on it"
+    rf"|\b{_SEAT}\s+(?:and|&)\s+{_SEAT}\b(?:\s+\w+){{0,3}}?\s+{_WIN}\b"
     # "dealt in to both W and N", "dealt into two players"
     r"|\bdealt?\s+in(?:\s+to|to)?\s+(?:both|two|2)\b")
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
