@@ -298,6 +298,7 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("Not placing the 1,000 points bet", set(), {"deposit"}),
     ("Drawing too fast (tile put into hand)", {"into_hand"}, set()),
     ("Premature tenpai/noten declaration, tiles not revealed", set(), {"reveal"}),
+    ("Discarding before revealing the called tiles (late reveal)", set(), set()),
 ])
 def test_the_steps_an_incident_says_were_done_or_missing(text, done, missing):
     assert steps(fold(text)) == (frozenset(done), frozenset(missing))

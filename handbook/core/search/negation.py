@@ -74,8 +74,8 @@ _EN_FILLER = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "a
                         "riichi", "reach", "richi", "point", "points", "pt", "1", "000", "1000", "one",
                         "thousand", "single", "down", "on", "table", "formal", "there", "tile", "tiles",
                         "discard", "discarded"})
-#: a step named as a time ("before revealing", "after saying"): neither done nor missing
-_EN_TIMING = frozenset({"before", "after", "until", "till", "when", "while"})
+#: a step named as a time ("before revealing", "after saying", "late reveal"): neither done nor missing
+_EN_TIMING = frozenset({"before", "after", "until", "till", "when", "while", "late"})
 #: a negated step followed by one of these ("did not show the tiles before discarding") was done
 #: out of order, not left out
 _EN_ORDER = frozenset({"before", "until", "till", "untill"})
