@@ -25,8 +25,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from handbook.core.model import Library
 from handbook.core import problems
+from handbook.core.model import Library
 
 
 def N_(message: str) -> str:

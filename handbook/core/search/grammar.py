@@ -121,7 +121,7 @@ from handbook.core.search.negation import steps
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
 _ACTOR = r"(?:people|persons|players|opponents|guys|of them|winners|hands)"
 _WIN = r"(?:ron|rons|ronned|win|wins|won|winning|mahjong|agari|agatta|hora)"
-_SEAT = r"(?:e|s|w|n|east|south|west|north|toimen|shimocha|kamicha)"
+_SEAT = r"(?:east|south|west|north|toimen|shimocha|kamicha|[eswn])"  # a seat as incidents name it
 _SEVERAL_WIN_EN = re.compile(
     rf"\b{_COUNT}\s+(?:\w+\s+)?{_ACTOR}\b(?:\s+\w+){{0,6}}?\s+{_WIN}\b"
     rf"|\b{_WIN}\b(?:\s+\w+){{0,6}}?\s+(?:by|from)\s+{_COUNT}\s+{_ACTOR}\b"
@@ -234,7 +234,7 @@ def _call_kind(word: str) -> str:
 #: "a second later": at once when said by another player ("I said chii, then toimen said pon a
 #: second later"), a call changed when by the same one ("said chii, then a second later pon")
 _MOMENT_LATER = re.compile(r"\b(?:a\s+|one\s+|split\s+|half\s+a\s+)?(?:second|moment)\s+later\b")
-_CALLER = re.compile(r"\b(?P<who>east|south|west|north|toimen|shimocha|kamicha|i|he|she|[eswn])\s+(?:\w+\s+){0,2}?"
+_CALLER = re.compile(rf"\b(?P<who>{_SEAT}|i|he|she)\s+(?:\w+\s+){{0,2}}?"
                      r"(?:said|called|declared|says|calls|shouted)\s+['\"’]?$")
 
 

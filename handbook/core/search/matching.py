@@ -276,6 +276,11 @@ class _Matching:
             units.append(self.latin_unit(w, n == len(qwords) - 1, ruleset, editions))
         return units, latin, joined
 
+    def _knows(self, word: str) -> bool:
+        """Whether the index has ``word``, as typed or by its stem."""
+        key = romaji_key(word)
+        return key in self._postings or _stem(key) in self._stems
+
     def split_compounds(self, q: str) -> str:
         """``q`` (folded) with each word the index does not have but two of its words make written
         apart (:meth:`compound_parts`): "riichistick" -> "riichi stick"."""
@@ -289,10 +294,9 @@ class _Matching:
         splits, the one whose shorter part is longest); else the word itself."""
         if len(word) < 8 or not word.isalpha():
             return (word,)
-        key = romaji_key(word)
-        post = self._postings
-        if key in post or _stem(key) in self._stems:
+        if self._knows(word):
             return (word,)
+        post = self._postings
         best = None
         for i in range(4, len(word) - 3):  # both parts 4 letters or more ("cheking" is no "che king")
             left, right = word[:i], word[i:]
@@ -319,12 +323,10 @@ class _Matching:
         if done is not None:
             return done
         out = word
-        key = romaji_key(word)
-        if len(word) >= 5 and word.isalpha() and key not in self._postings and _stem(key) not in self._stems \
-                and not _known_english(word):
-            near = self._typo_matches(key, 2 if len(word) >= 9 else 1)
+        if len(word) >= 5 and word.isalpha() and not self._knows(word) and not _known_english(word):
+            near = self._typo_matches(romaji_key(word), 2 if len(word) >= 9 else 1)
             best = [k for k, dist in near if dist == near[0][1]] if near else []
-            if len(best) == 1 and abs(len(best[0]) - len(word)) <= 2 and _ROMAJI_CHANGES.search(best[0]) is None:
+            if len(best) == 1 and _ROMAJI_CHANGES.search(best[0]) is None:
                 out = best[0]
         if len(self._spelled) < 8192:
             self._spelled[word] = out

@@ -244,8 +244,8 @@ def tile_face(code: str, *, width: int, height: int) -> ft.Control:
     with a dot (told apart without colour too). Light like a real tile in either theme.
 
     ``width`` x ``height`` px at 100 % text: the face is its text with padding (lines one font size
-    tall, a little more for a number over its suit; a CJK glyph is one font size wide), not a fixed box, so at 200 % text the tile grows with
-    its glyphs instead of cutting them."""
+    tall, a little more for a number over its suit; a CJK glyph is one font size wide), not a fixed
+    box, so at 200 % text the tile grows with its glyphs instead of cutting them."""
     digit, suit = code[0], code[1]
     if suit == "z":
         i = int(digit) - 1
@@ -270,13 +270,17 @@ def tile_face(code: str, *, width: int, height: int) -> ft.Control:
 
 _TILE_BORDER = ft.Border.all(1, "#9E9E9E")
 
-# a choice or condition button: as tall as its label needs, at least TOUCH px (a one-line label at
-# 14 px plus 14 px above and below); a fixed height cut a wrapped label to its first line at 200 %
-# text ("Robbing a", "Conc")
-_GROWING_BUTTON = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4, vertical=(TOUCH - 20) // 2),
-                                 shape=ft.RoundedRectangleBorder(radius=10))
-_CHOICE_BUTTON = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=14, vertical=(TOUCH - 20) // 2),
-                                shape=ft.RoundedRectangleBorder(radius=10))
+
+def _growing_button(horizontal: int) -> ft.ButtonStyle:
+    """A choice or condition button as tall as its label needs, at least TOUCH px (a one-line label
+    at 14 px plus 14 px above and below); a fixed height cut a wrapped label to its first line at
+    200 % text ("Robbing a", "Conc")."""
+    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=horizontal, vertical=(TOUCH - 20) // 2),
+                          shape=ft.RoundedRectangleBorder(radius=10))
+
+
+_GROWING_BUTTON = _growing_button(4)   # a condition, in its half-width cell
+_CHOICE_BUTTON = _growing_button(14)   # a choice, as wide as its label
 
 
 def _suit_label(suit: str, _: Callable[[str], str]) -> str:
