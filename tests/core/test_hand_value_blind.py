@@ -1,6 +1,9 @@
-"""``handbook.hand_value`` against ``hands_blind.toml``: 81 hands valued by hand by a writer who
-read only the rule documents and API.md's hand section, never this code, its scoring profiles or
-the ``mahjong`` package (the file's header lists how, and every judgement call).
+"""``handbook.hand_value`` against two blind sets, each valued by hand by a writer who read only
+the rule documents and API.md's hand section, never this code, its scoring profiles or the
+``mahjong`` package (each file's header lists how, and every judgement call):
+``hands_blind.toml`` (81 hands) and ``hands_blind2.toml`` (81 more, written later: fu of every
+kind, limits through fu, honba and deposits, open-hand han, several yakuman, and calls that must
+be refused with a ``ValueError`` naming the argument).
 
 Where the writer had to assume an option the rule documents do not settle and the handbook's
 profile settles it from a named public source instead, the hand is listed in
@@ -17,7 +20,11 @@ import pytest
 
 from handbook import hand_value
 
-HANDS = tomllib.loads((Path(__file__).with_name("hands_blind.toml")).read_text(encoding="utf-8"))["hand"]
+SETS = ("hands_blind.toml", "hands_blind2.toml")
+HANDS = [dict(h, set=name) for name in SETS
+         for h in tomllib.loads(Path(__file__).with_name(name).read_text(encoding="utf-8"))["hand"]]
+VALUED = [h for h in HANDS if "error" not in h]
+REFUSED = [h for h in HANDS if "error" in h]
 KEYWORDS = ("win", "melds", "tsumo", "discarder", "seat", "round_wind", "riichi", "double_riichi", "ippatsu",
             "rinshan", "chankan", "haitei", "houtei", "dora", "ura", "honba", "deposits")
 
@@ -28,6 +35,9 @@ PROFILE_DIFFERS = {
     "ema-ura-ignored-without-riichi": "open_tanyao",
     # writer's J4 (daisuushii single); EMA RCR 2008-2012: big four winds is the one double yakuman
     "ema-daisuushii": "double_yakuman",
+    # second set: the same two options (the writer's J8 open tanyao and J2 yakuman adding up)
+    "ema-red-five-in-chi-not-counted": "open_tanyao",
+    "ema-suuankou-tsuuiisou-double-tsumo": "double_yakuman",
 }
 
 
@@ -52,13 +62,13 @@ def _differences(h: dict, v) -> list[str]:
 
 
 def test_the_set_is_whole():
-    assert len(HANDS) >= 80
-    assert len({h["id"] for h in HANDS}) == len(HANDS)
+    assert len(HANDS) >= 160 and len(REFUSED) >= 8
+    assert len({(h["set"], h["id"]) for h in HANDS}) == len(HANDS)
     assert {h["ruleset"] for h in HANDS} == {"azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"}
     assert set(PROFILE_DIFFERS) <= {h["id"] for h in HANDS}
 
 
-@pytest.mark.parametrize("h", HANDS, ids=[h["id"] for h in HANDS])
+@pytest.mark.parametrize("h", VALUED, ids=[f"{h['set']}:{h['id']}" for h in VALUED])
 def test_blind_hand(h):
     v = _value(h)
     wrong = _differences(h, v)
@@ -70,3 +80,10 @@ def test_blind_hand(h):
         used = {o.id: o for o in v.options}
         assert option in used, f"{h['id']}: differs, but not because of {option}: {wrong}"
         assert used[option].basis in ("source", "public"), f"{h['id']}: {option} is only the handbook's assumption"
+
+
+@pytest.mark.parametrize("h", REFUSED, ids=[f"{h['set']}:{h['id']}" for h in REFUSED])
+def test_blind_refusal_names_the_argument(h):
+    with pytest.raises(ValueError) as raised:
+        _value(h)
+    assert str(raised.value).startswith(f"{h['error']}: "), f"{h['id']}: {raised.value}"
