@@ -128,3 +128,14 @@ def test_japanese_strike_labels_wrap_between_phrases(ja, ctx):
     # English labels stay one text, wrapping at spaces
     english = build_view(ctx, "/tools/strikes?dates=2026-04-01&on=2026-04-01")
     assert isinstance(by_key(english, "until").content.controls[0], ft.Text)
+
+
+def test_the_chombo_result_names_the_picked_foul_in_full(ctx, library):
+    """The foul picker shows one line, cut on a phone; the result names the foul whole (and
+    names none for the usual chombo, whose points the result shows)."""
+    row = next(r for r in handbook.chombo_fouls("wrc-2025", library=library) if len(r.foul) > 30)
+    view = build_view(ctx, f"/tools/chombo?ruleset=wrc-2025&foul={row.id}")
+    named = by_key(view, "chosen-foul")
+    assert named.value == row.foul and named.max_lines is None
+    usual = build_view(ctx, "/tools/chombo?ruleset=wrc-2025")
+    assert not [c for c in walk(usual) if getattr(c, "key", None) == "chosen-foul"]

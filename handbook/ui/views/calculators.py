@@ -258,10 +258,13 @@ class _ChomboScreen:
 
 
 def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender: str) -> list[ft.Control]:
-    """A chombo settlement: the ruling, the payments per seat (or none), P and Strike, what
-    happens to the hand, the notes and the § link."""
+    """A chombo settlement: the ruling, the foul picked (in full), the payments per seat (or
+    none), P and Strike, what happens to the hand, the notes and the § link."""
     _ = ctx._
     rows: list[ft.Control] = [_ruling(ctx, rs.id, s.ref, _(PENALTY_NAMES[Penalty.CHOMBO]), s.points, s.strike)]
+    if s.foul:
+        # the foul picked, whole: the picker shows one line, cut on a phone (and at 200 % text)
+        rows.append(ft.Text(s.foul, size=MEDIUM, weight=ft.FontWeight.W_600, key="chosen-foul"))
     if any(s.payments.values()):
         rows.append(ft.Text(_("Payments (table points)"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         for seat in handbook.SEATS:
