@@ -348,6 +348,13 @@ def test_a_verb_finds_the_section_that_uses_its_noun(library, query, ruleset, re
     assert (first.kind, first.ref) == ("rule", ref), [(h.kind, h.ref) for h in library.search(query, ruleset=ruleset)[:3]]
 
 
+@pytest.mark.parametrize("query", ["she put her backpack on the table next to her tiles",
+                                   "a coffee cup on the table hiding his tiles"])
+def test_what_a_player_brings_to_the_table_is_a_foreign_object(library, query):
+    for ruleset in ("wrc-2025", "azrm"):
+        assert "penalty:foreign-objects" in [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset=ruleset)[:3]]
+
+
 def test_a_stem_has_one_synonym_group():
     from handbook.core.search.folding import SYNONYMS, _stem
 

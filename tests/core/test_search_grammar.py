@@ -119,6 +119,10 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("the dealer was tenpai but declared noten so the game would end", "wrong tenpai or noten declaration"),
     ("said noten, then saw the others and said actually tenpai", "changing a tenpai or noten declaration"),
     ("S said noten, then two seconds later turned his hand up saying tenpai", "changing a tenpai or noten declaration"),
+    # the same state named first of someone else ("the others were noten too")
+    ("he said noten, then saw the others were noten too and turned his hand up, saying tenpai",
+     "changing a tenpai or noten declaration"),
+    ("he said pung on my 4p and then threw a 4p from his hand", "swap calling kuikae"),  # EMA's word for a pon
     ("declared tenpai but he was actually noten", "wrong tenpai or noten declaration"),
     ("テンパイ宣言したがノーテンだった", "wrong tenpai or noten declaration"),
     ("drew his winning tile and said ron instead of tsumo", "confusing win declaration"),

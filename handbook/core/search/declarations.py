@@ -18,6 +18,10 @@ _WRONG_DECLARATION = re.compile(
     r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
 
 
+#: a hand's state named, or the end of the sentence
+_STATE = re.compile(rf"(?<![a-z]){_READY}(?![a-z])|[.;?]")
+
+
 def _ready(word: str | None) -> bool | None:
     return None if word is None else not (word.startswith("no") or word.startswith("not"))
 
@@ -64,8 +68,15 @@ def tenpai_declaration(folded: str) -> str | None:
         said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
         if said is None:
             return "wrong tenpai or noten declaration"
+        was_at = m.start("was") if m.group("said") else -1
+        if m.group("said") and _ready(said) == _ready(was):
+            # the same state named again first ("said noten, then saw the others were noten
+            # too and flipped his hand up, saying tenpai"): the next state in the sentence
+            later = _STATE.search(folded, m.end("was"), m.end("was") + 60)
+            if later is not None and later.group(0) not in ".;?":
+                was, was_at = later.group(0), later.start()
         if _ready(said) != _ready(was):
-            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), m.start("was")):
+            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), was_at):
                 return "changing a tenpai or noten declaration"
             return "wrong tenpai or noten declaration"
     return None

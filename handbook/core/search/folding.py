@@ -52,6 +52,9 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("mix", "merge", "slide", "insert"),
     ("wipe", "sweep", "destroy", "scramble", "shuffle", "mess"),
     ("earbud", "earphone", "headphone", "headset"),
+    # what players bring to the table (a foreign object there)
+    ("bag", "handbag", "backpack", "rucksack", "purse", "wallet"),
+    ("drink", "bottle", "cup", "coffee", "beverage", "beer"),
     ("wall", "mountain", "yama"),
     ("tenpai", "ready"), ("noten", "unready"),
     ("riichi", "reach"),

@@ -664,10 +664,16 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
 )
 
 
+#: EMA RCR's word for a pon, read as one ("he said pung on my 4p")
+_PUNG = re.compile(r"(?<![a-z])pung(?:ed|['’]d)?(?![a-z])")
+
+
 def concepts(folded: str) -> list[str]:
     """The words of every structure ``folded`` (a query as
     :func:`~handbook.core.search.folding.fold` gives it) holds and does not say already: "two
     people called ron" -> ``["double ron multiple winners"]``; none -> ``[]``."""
+    if "pung" in folded:
+        folded = _PUNG.sub("pon", folded)
     found = [words for hints, pattern, words in RULES
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
