@@ -44,6 +44,11 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("he had too many tiles earlier (dead hand) and then tried to win", "declaring a win with a dead hand"),
     ("player discarded, then said tsumo on the tile he had drawn", "tsumo win declared after discarding"),
     ("捨ててからツモと言った", "tsumo win declared after discarding"),
+    ("she discared a 9p, and only then said wait tsumo", "tsumo win declared after discarding"),  # typed fast
+    # what the rules leave unsaid, not a player's silence
+    ("the AZRM document doesn't say anything about liability", "rules not exhaustive"),
+    ("four winds abortive draw? AZRM rules say nothing", "rules not exhaustive"),
+    ("is it allowed if it's not in the rules", "rules not exhaustive"),
     ("South said pon after West had already drawn his tile", "calling too late after the next player has drawn"),
     ("called chii when the next player had drawn", "calling too late after the next player has drawn"),
     ("north tipped over easts hand, 3 tiles visible", "exposing tiles from an opponent's hand or from the dead wall"),
@@ -315,6 +320,8 @@ def test_the_steps_an_incident_says_were_done_or_missing(text, done, missing):
     "Not taking the called tile",
     "no one noticed the mistake",
     "Confusing call (wrong word)",
+    "the AZRM rules say nothing about pao",       # the rule book's silence, not a player's
+    "the document doesn't say anything about it",
 ])
 def test_a_negation_of_something_else_is_no_missing_step(text):
     assert not steps(fold(text))[1], text
@@ -410,3 +417,15 @@ def test_the_grammar_reads_a_misspelt_word_as_the_index_spells_it(library):
     found = [h.ref for h in library.search("the player made pon but he forgot to take the caled tile, and two players "
                                            "have discarded after him", ruleset="wrc-2025")[:3]]
     assert "not-taking-called-tile" in found, found
+
+
+def test_what_the_rules_leave_unsaid_is_no_call_and_no_silence(library):
+    """"The AZRM document doesn't say anything about pao": the rules' completeness (AZRM §11.2),
+    not a call or a player who said nothing (its words are dropped once the grammar reads it)."""
+    from handbook.core.search.grammar import without_rules_talk
+
+    query = "Daisangen pao: the AZRM document doesn't say anything about liability, so does pao not exist in AZRM?"
+    assert "say" not in without_rules_talk(fold(query))
+    assert "rules not exhaustive" not in concepts(fold("he didn't say riichi"))
+    first = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset="azrm")[:3]]
+    assert "rule:11.2" in first and not any(r.startswith("penalty:") and "say" in r for r in first), first

@@ -147,7 +147,7 @@ _DEAD_THEN_CALL = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_CA
 _DEAD_THEN_WIN = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_SELF_WIN}(?![a-z])"
                             rf"|(?<![a-z]){_SELF_WIN}(?![a-z])[^.。;]{{0,30}}?\bwith\s+(?:a\s+|his\s+|her\s+)?{_DEAD}")
 _DISCARD_THEN_TSUMO = re.compile(
-    r"(?<![a-z])(?:discard(?:ed|s|ing)?|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
+    r"(?<![a-z])(?:discar\w*|dicard\w*|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
     # in Japanese ツモ is also the draw: only a declared tsumo ("ツモと言った", ツモ和了), after a discard made
     r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)")
 
@@ -411,6 +411,21 @@ _TILE_TALK = re.compile(
     r"|wouldn'?t)\s+(?:not\s+)?(?:be\s+)?(?:safe|dangerous|deal\s+in)\b")
 
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
+#: the rules said not to settle something ("the AZRM document doesn't say anything about pao",
+#: "not covered by the rules"): what a ruleset says of its own completeness (AZRM §11.2)
+_RULES_SILENT = re.compile(
+    r"(?i)\b(?:rules?|rulebook|book|document|text|azrm|ema|wrc|rcr)\s+(?:\w+\s+)?(?:says?\s+nothing|is\s+silent"
+    r"|are\s+silent|(?:does|do)\s*n['’]?t\s+(?:say|mention|cover)|(?:does|do)\s+not\s+(?:say|mention|cover))\b"
+    r"|\bnot\s+(?:in|covered\s+(?:in|by)|written\s+in|mentioned\s+in)\s+(?:the\s+|our\s+|these\s+|this\s+)?"
+    r"(?:\w+\s+)?(?:rules?|rulebook|document)\b")
+
+def without_rules_talk(query: str) -> str:
+    """``query`` without what it says the rules do not say ("the AZRM document doesn't say
+    anything about pao" -> "the  anything about pao"): the document's words, not the incident's
+    (its "say" is no call; :func:`concepts` reads the structure itself)."""
+    return _RULES_SILENT.sub(" ", query)
+
+
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),
@@ -419,6 +434,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
+    (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",

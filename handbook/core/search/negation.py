@@ -208,6 +208,13 @@ def _japanese(folded: str, done: set[str], missing: set[str]) -> None:
                 start = folded.find(w, end)
 
 
+#: what the rules say or do not ("the AZRM document doesn't say anything about pao", "the rules
+#: say nothing"): the rule book's words, not a step of the incident
+_RULES_SAY = re.compile(r"\b(?:rules?|rulebook|book|document|text|azrm|ema|wrc|rcr)\s+(?:\w+\s+)?"
+                        r"(?:says?|said|mentions?|(?:does|do)\s*n['’]?t\s+(?:say|mention)|(?:does|do)\s+not\s+"
+                        r"(?:say|mention))\b")
+
+
 @lru_cache(maxsize=4096)
 def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
     """``(done, missing)``: the steps ``folded`` (a query or a foul as
@@ -218,6 +225,8 @@ def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
     done: set[str] = set()
     missing: set[str] = set()
     if any(h in folded for h in _HINTS):
+        if "say" in folded or "mention" in folded:
+            folded = _RULES_SAY.sub(" ", folded)
         _english(folded, done, missing)
         if not folded.isascii():
             _japanese(folded, done, missing)

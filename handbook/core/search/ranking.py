@@ -13,7 +13,7 @@ from functools import cached_property
 from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
-from handbook.core.search.grammar import concepts
+from handbook.core.search.grammar import concepts, without_rules_talk
 from handbook.core.search.setting import drop_setting
 from handbook.core.search.japanese import kana_fold
 from handbook.core.search.negation import factor as step_factor
@@ -114,6 +114,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
 
 
+#: the grammar's words for a question about what the rules leave unsaid
+_RULES_NOT_EXHAUSTIVE = "rules not exhaustive"
+
+
 def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
     rules' words and added to the query (:mod:`handbook.core.search.grammar`), once the setting
@@ -127,6 +131,8 @@ def read_incident(index, r: Ranking) -> None:
     if "分" in r.q or "min" in r.q:
         r.q = _MINUTES.sub("", r.q)
     extra = concepts(index.spelled(r.q))
+    if _RULES_NOT_EXHAUSTIVE in extra:
+        r.q, r.raw = without_rules_talk(r.q), without_rules_talk(r.raw)
     if extra:
         r.q = f"{r.q} {fold(' '.join(extra))}"
         r.raw = f"{r.raw} {' '.join(extra)}"
