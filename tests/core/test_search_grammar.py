@@ -54,6 +54,9 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("north tipped over easts hand, 3 tiles visible", "exposing tiles from an opponent's hand or from the dead wall"),
     ("he grabbed a tile out of his neighbour's hand", "exposing tiles from an opponent's hand or from the dead wall"),
     ("flipped two dead wall tiles by accident", "exposing tiles from an opponent's hand or from the dead wall"),
+    ("pulled a tile out of South's hand instead. South's tile was seen by everyone",
+     "exposing tiles from an opponent's hand or from the dead wall"),
+    ("North says West drew his tile before North's pon call", "calling too late after the next player has drawn"),
     ("the player in riichi said chii and showed two tiles", "calling during riichi"),
     ("after declaring riichi he ponned a dragon", "calling during riichi"),
     ("立直中にチーした", "calling during riichi"),
@@ -251,6 +254,9 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
     "North said chii, then a second later said pon instead", "said ron, meant ron", "ron on his own tile, a tsumo",
     "riichi with no wait", "said 'ron' when he self drew the winning tile",
+    # a draw and another seat's hand in two clauses: no tiles exposed
+    "West drew his tile first; West says the tile was already in West's hand",
+    "he drew before discarding",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

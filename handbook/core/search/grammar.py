@@ -156,12 +156,15 @@ _CALL_AFTER_DRAW = re.compile(
     r"(?<![a-z])ron(?![a-z])[^.;?]{0,30}?\bbut\s+(?:\w+\s+){1,2}(?:had\s+)?(?:already\s+)?(?:drawn|drew)\b|"
     r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|called|calls?|claimed|claims?)(?![a-z])"
     r"[^.;?]{0,20}?\b(?:after|when|once|but)\b[^.;?]{0,30}?\b(?:had\s+|has\s+|already\s+|allready\s+)*"
-    r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b")
+    r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b"
+    # the draw told first: "West drew his tile before North's pon call"
+    r"|\b(?:drew|drawn|draws)\b[^.;?]{0,40}?\bbefore\b[^.;?]{0,30}?(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|ron)"
+    r"(?![a-z])")
 # tiles shown that are not the player's own: an opponent's hand, another seat's tiles, the dead wall
 _SEAT = r"(?:opponent|opponents|other\s+player|another\s+player|someone\s+else|neighbou?r|east|south|west|north|" \
         r"kamicha|shimocha|toimen|dealer)"
 _OTHERS_TILES = re.compile(
-    rf"(?<![a-z]){_SEAT}(?:'s|s'|s)\s+(?:\w+\s+)?(?:hand|tiles)\b"
+    rf"(?<![a-z]){_SEAT}(?:'s|s'|s)\s+(?:\w+\s+)?(?:hand|tiles?)\b"
     r"|(?<![a-z])(?:opponent|other\s+player|another\s+player)\s+(?:hand|tiles)\b"
     r"|\b(?:dead\s+wall|rinshan|wanpai|dora\s+indicators?|kan\s+replacement)\b|王牌|嶺上|他家の手牌|相手の手牌")
 _EXPOSED = re.compile(r"(?<![a-z])(?:flip\w*|knock\w*|tip\w*|turn\w*|reveal\w*|expos\w*|show\w*|visible|saw|seen|"
@@ -451,8 +454,10 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
-#: (the structure that needs a second one in the same query, the words): tiles that are not the
-#: player's own, exposed
+#: (the structure that needs a second one in the same clause, the words): tiles that are not the
+#: player's own, exposed ("West drew before North's pon call; West says the tile was already in
+#: West's hand" tells of a draw and a hand in two clauses, no tiles exposed)
+_CLAUSE_END = re.compile(r"[.;?!。！？]")
 PAIRED: tuple[tuple[re.Pattern, re.Pattern, str], ...] = (
     (_OTHERS_TILES, _EXPOSED, "exposing tiles from an opponent's hand or from the dead wall"),
 )
@@ -693,7 +698,9 @@ def concepts(folded: str) -> list[str]:
     found = [words for hints, pattern, words in RULES
              if any(h in folded for h in hints) and pattern.search(folded) and fold(words) not in folded]
     found += [words for first, second, words in PAIRED
-              if first.search(folded) and second.search(folded) and fold(words) not in folded]
+              if first.search(folded) and any(first.search(part) and second.search(part)
+                                              for part in _CLAUSE_END.split(folded))
+              and fold(words) not in folded]
     tiled = short_tiles(folded)
     for hints, read, said in READERS:
         if any(h in folded for h in hints) and (not said or said not in folded):
