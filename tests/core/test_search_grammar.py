@@ -57,6 +57,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("pulled a tile out of South's hand instead. South's tile was seen by everyone",
      "exposing tiles from an opponent's hand or from the dead wall"),
     ("North says West drew his tile before North's pon call", "calling too late after the next player has drawn"),
+    ("East aded a 4th 7p to his pon and I said ron on it", "robbing a kan chankan"),
+    ("can I say ron on his kakan tile", "robbing a kan chankan"),
     ("the player in riichi said chii and showed two tiles", "calling during riichi"),
     ("after declaring riichi he ponned a dragon", "calling during riichi"),
     ("立直中にチーした", "calling during riichi"),
@@ -257,6 +259,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     # a draw and another seat's hand in two clauses: no tiles exposed
     "West drew his tile first; West says the tile was already in West's hand",
     "he drew before discarding",
+    "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

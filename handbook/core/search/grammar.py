@@ -414,6 +414,14 @@ _TILE_TALK = re.compile(
     r"|wouldn'?t)\s+(?:not\s+)?(?:be\s+)?(?:safe|dangerous|deal\s+in)\b")
 
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
+#: a ron on the tile added to a pon ("East added a 4th 7p to his pon and I said ron on it"):
+#: robbing the kan (chankan, EMA RCR 3.3.6)
+_RON_ON_ADDED_TILE = re.compile(
+    r"\b(?:add\w*|aded|put\w*|upgrad\w*|extend\w*|made)\b[^.;?]{0,30}?\b(?:4th|fourth|another)\b[^.;?]{0,20}?"
+    r"\b(?:to|onto|on)\s+(?:his|her|their|the|a|its)\s+(?:pon|pong|triplet)\b[^.;?]{0,60}?(?<![a-z])ron(?![a-z])"
+    r"|(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])[^.;?]{0,40}?(?<![a-z])ron(?![a-z])"
+    r"|(?<![a-z])ron(?![a-z])[^.;?]{0,30}?(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])")
+
 #: the rules said not to settle something ("the AZRM document doesn't say anything about pao",
 #: "not covered by the rules"): what a ruleset says of its own completeness (AZRM §11.2)
 _RULES_SILENT = re.compile(
@@ -438,6 +446,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
+    (("ron",), _RON_ON_ADDED_TILE, "robbing a kan chankan"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
