@@ -93,9 +93,10 @@ NOTEN_RIICHI = re.compile(rf"(?:りーち|立直)(?:した|して|者|をかけ)
 # a win declared with a hand that is not complete: "declared ron but he was noten", ノーテンなのにツモ宣言
 _WIN_WORD = r"(?:ron|tsumo|mahjong)"
 _NOT_WON = (r"(?:noten|not\s+tenpai|not\s+(?:a\s+)?(?:complete|winning|win)\b|(?:was|is)\s*n['’]?t\s+"
-            r"(?:tenpai|complete|a\s+(?:complete|winning)\s+hand|a\s+win))")
+            r"(?:tenpai|complete|a\s+(?:complete|winning)\s+hand|a\s+win)"
+            r"|(?:one\s+|a\s+)?(?:tile\s+)?short\s+of\s+(?:tenpai|a\s+win|winning|a\s+complete\s+hand))")
 EMPTY_WIN = re.compile(
-    rf"\b(?:declared|said|called|shouted|announced)\s+{_WIN_WORD}\b[^.;?]{{0,40}}?\b(?:but|though|although|and)\b"
+    rf"\b(?:declared|said|called|shouted|announced)\s+{_WIN_WORD}\b[^.;?]{{0,40}}?(?:\b(?:but|though|although|and)\b|,)"
     rf"[^.;?]{{0,30}}?{_NOT_WON}"
     rf"|\b(?:was|is|being)\s+{_NOT_WON}[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?(?:declared|said|called)\s+{_WIN_WORD}\b"
     rf"|{_JA_NOT_READY}[^。]{{0,8}}?(?:のに|けど)[^。]{{0,6}}?(?:ろん|つも(?:と|って|宣言|和了|あがり))"
