@@ -140,12 +140,13 @@ def test_compressed_precache_copies_are_the_files(pwa_dir):
     for packed in ("fonts/NotoSansJP-Regular.ttf.gz", "main.dart.js.gz", "main.dart.wasm.gz",
                    "pyodide/pyodide.asm.mjs.gz"):
         assert packed in gz, packed
-    # Pyodide's WebAssembly is downloaded compressed but stored decompressed by the service worker
-    # (INFLATED: the browser keeps it compiled beside the cache entry; see GZIP_PRECACHED)
-    assert "pyodide/pyodide.asm.wasm.gz" in gz
+    # the WebAssembly a Chromium start compiles (Pyodide's, Flutter's app and skwasm) is downloaded
+    # compressed but stored decompressed by the service worker (INFLATED: not compiled from a
+    # stream decompressed at every start; see GZIP_PRECACHED)
     inflated = json.loads((pwa_dir / "sw.js").read_text(encoding="utf-8")
                           .split("const INFLATED = new Set(", 1)[1].split(");", 1)[0])
-    assert inflated == ["pyodide/pyodide.asm.wasm"]
+    assert inflated == ["pyodide/pyodide.asm.wasm", "main.dart.wasm", "canvaskit/skwasm.wasm"]
+    assert all(f"{rel}.gz" in gz for rel in inflated)
     for rel in gz:
         assert gzip.decompress((pwa_dir / rel).read_bytes()) == (pwa_dir / rel[:-3]).read_bytes(), rel
     sw = (pwa_dir / "sw.js").read_text(encoding="utf-8")
