@@ -172,6 +172,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("declared ron but he was noten", "empty call for a win"),
     ("he was not tenpai but he said tsumo", "empty call for a win"),
     ("called tsumo, knocked his hand down, was one tile short of tenpai", "empty call for a win"),
+    ("six honba on the table, dealer tsumo with only tanyao, one yaku. Allowed?", "five or more counters"),
+    ("6本場で1翻しかない", "five or more counters"),
     ("ノーテンなのにロンと言って手牌を倒した", "empty call for a win"),
     ("ロン宣言して手牌を倒したらノーテンだった", "empty call for a win"),
     ("アガってないのにツモ宣言", "empty call for a win"),
@@ -262,6 +264,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "he drew before discarding",
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",
+    "3 honba on the table, who gets them",  # fewer than five: no minimum
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

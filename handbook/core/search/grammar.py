@@ -422,6 +422,23 @@ _RON_ON_ADDED_TILE = re.compile(
     r"|(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])[^.;?]{0,40}?(?<![a-z])ron(?![a-z])"
     r"|(?<![a-z])ron(?![a-z])[^.;?]{0,30}?(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])")
 
+#: a number of counters on the table ("six honba", "7本場"): from five on, EMA RCR 3.4.11's two-yaku
+#: minimum applies, in the rule's own words
+_COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
+                       r"\s*(?:honba|hon\s+ba|counters?|本場|ほんば)")
+_NUMBER = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "go": 5, "roku": 6, "nana": 7,
+           "hachi": 8, "kyuu": 9, "juu": 10}
+
+
+def _five_counters_or_more(folded: str) -> bool:
+    """Five counters (honba) or more on the table, told as a number."""
+    for m in _COUNTERS.finditer(folded):
+        n = m.group("n")
+        if (int(n) if n.isdigit() else _NUMBER[n]) >= 5:
+            return True
+    return False
+
+
 #: the rules said not to settle something ("the AZRM document doesn't say anything about pao",
 #: "not covered by the rules"): what a ruleset says of its own completeness (AZRM §11.2)
 _RULES_SILENT = re.compile(
@@ -690,6 +707,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("left", "leav", "took", "take", "taking", "pick", "still"), _when(_not_taken, "not taking the called tile"),
      None),
     (("ron", "tsumo", "mahjong", "ろん", "つも"), _when(_empty_win, "empty call for a win"), None),
+    (("honba", "hon ba", "counter", "本場", "ほんば"), _when(_five_counters_or_more, "five or more counters"),
+     "five or more counters"),
     (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),
 )
 
