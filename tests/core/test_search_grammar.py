@@ -208,6 +208,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("死に手の人がチーしました", "calling with a dead hand"),
     ("called pon, put the two 7s down, discarded, but never picked up the 7", "not taking the called tile"),
     ("chii shite dahai wo saki ni shita, reveal wa ato", "discarding before revealing the called tiles"),
+    ("called pon and threw a tile befor putting his two matching tiles face up",
+     "discarding before revealing the called tiles"),
     ("said ron out loud but didn't knock over his hand", "empty call for a win"),
     ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
 ])
@@ -265,6 +267,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",
     "3 honba on the table, who gets them",  # fewer than five: no minimum
+    "called pon and showed both tiles before he discarded",  # shown first: in order
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

@@ -608,6 +608,10 @@ _LATE_REVEAL = re.compile(
     rf"(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
     r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?down)\b"
+    # the discard told before the showing: "threw a tile before putting his two tiles face up"
+    rf"|(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,30}}?"
+    r"\bbefor\w*\s+(?:\w+\s+){0,2}?(?:reveal\w*|show\w*|expos\w*|open\w*|lay\w*|laid"
+    r"|put\w*\s+(?:\w+\s+){0,4}?(?:down|out|face\s+up))\b"
     r"|\bdahai\s+(?:wo\s+)?saki\b|(?:先に打牌|先に捨て|打牌してから晒|捨ててから晒|晒す前に(?:打牌|捨て|切))")
 # a player in riichi discarding a tile of the hand, not the one drawn
 _NOT_THE_DRAWN = (r"\b(?:rather\s+than|instead\s+of)\s+(?:the\s+|his\s+|her\s+)?(?:tile\s+(?:he|she|they)\s+(?:had\s+)?"
