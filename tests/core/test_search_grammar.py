@@ -210,6 +210,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("chii shite dahai wo saki ni shita, reveal wa ato", "discarding before revealing the called tiles"),
     ("called pon and threw a tile befor putting his two matching tiles face up",
      "discarding before revealing the called tiles"),
+    ("the called tile was put in the midle of the pon even tho it came from the left player",
+     "wrong placement of the called tile"),
     ("said ron out loud but didn't knock over his hand", "empty call for a win"),
     ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
 ])
@@ -268,6 +270,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "called tsumo, knocked his hand down, it was a real win",
     "3 honba on the table, who gets them",  # fewer than five: no minimum
     "called pon and showed both tiles before he discarded",  # shown first: in order
+    "the called tile was put into his hand by mistake",  # not laid in the meld at all
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

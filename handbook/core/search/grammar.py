@@ -422,6 +422,12 @@ _RON_ON_ADDED_TILE = re.compile(
     r"|(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])[^.;?]{0,40}?(?<![a-z])ron(?![a-z])"
     r"|(?<![a-z])ron(?![a-z])[^.;?]{0,30}?(?<![a-z])(?:kakan|shouminkan|shominkan|added\s+kan)(?![a-z])")
 
+#: where the called tile was laid in the meld ("the called tile was put in the middle of the pon"):
+#: its placement, which shows who discarded it (WRC 2025 12.3.4 (3))
+_CALLED_TILE_PLACED = re.compile(
+    r"\b(?:called|claimed|ponned|pon['’]d|chii['’]d)\s+tile\b[^.;?]{0,30}?\b(?:put|placed|turned|rotated|set|laid)\b"
+    r"[^.;?]{0,30}?\b(?:middle|midle|centre|center|left|right|wrong|side|position|end)\b")
+
 #: a number of counters on the table ("six honba", "7本場"): from five on, EMA RCR 3.4.11's two-yaku
 #: minimum applies, in the rule's own words
 _COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
@@ -464,6 +470,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
     (("ron",), _RON_ON_ADDED_TILE, "robbing a kan chankan"),
+    (("tile",), _CALLED_TILE_PLACED, "wrong placement of the called tile"),
     (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
