@@ -212,6 +212,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
      "discarding before revealing the called tiles"),
     ("the called tile was put in the midle of the pon even tho it came from the left player",
      "wrong placement of the called tile"),
+    ("dealer in riichi, exhaustive draw, he flips his hand and he is noten", "noten riichi"),
     ("said ron out loud but didn't knock over his hand", "empty call for a win"),
     ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
 ])
@@ -271,6 +272,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "3 honba on the table, who gets them",  # fewer than five: no minimum
     "called pon and showed both tiles before he discarded",  # shown first: in order
     "the called tile was put into his hand by mistake",  # not laid in the meld at all
+    "he was noten and not in riichi",
 ])
 def test_the_action_before_the_state_or_the_event_is_not(query):
     assert not concepts(fold(query)), (query, concepts(fold(query)))

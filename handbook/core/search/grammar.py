@@ -428,6 +428,12 @@ _CALLED_TILE_PLACED = re.compile(
     r"\b(?:called|claimed|ponned|pon['’]d|chii['’]d)\s+tile\b[^.;?]{0,30}?\b(?:put|placed|turned|rotated|set|laid)\b"
     r"[^.;?]{0,30}?\b(?:middle|midle|centre|center|left|right|wrong|side|position|end)\b")
 
+#: a player in riichi found not ready, told in English ("dealer in riichi, exhaustive draw, he
+#: flips his hand and he is noten"): a noten riichi
+_RIICHI_FOUND_NOTEN = re.compile(
+    rf"{_IN_RIICHI}[^?]{{0,100}}?\b(?:is\s+|was\s+|turned\s+out\s+(?:to\s+be\s+)?|found\s+(?:to\s+be\s+)?)"
+    r"(?:actually\s+|in\s+fact\s+|really\s+)?(?:noten|not\s+tenpai)\b")
+
 #: a number of counters on the table ("six honba", "7本場"): from five on, EMA RCR 3.4.11's two-yaku
 #: minimum applies, in the rule's own words
 _COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
@@ -484,6 +490,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき", "furiten"), _TELLS_DEAD, "passing information"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_SAYS_TENPAI, "wrong tenpai or noten declaration"),
     (("りーち", "立直", "riichi", "reach"), NOTEN_RIICHI, "noten riichi"),
+    (("noten", "not tenpai"), _RIICHI_FOUND_NOTEN, "noten riichi"),
     (("前に",), _JA_DRAW_BEFORE_DISCARD, "playing out of turn"),
     (("通", "とお", "危", "あぶ", "安全", "safe", "danger", "deal in"), _TILE_TALK, "passing information"),
 )
