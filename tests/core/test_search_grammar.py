@@ -213,6 +213,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("the called tile was put in the midle of the pon even tho it came from the left player",
      "wrong placement of the called tile"),
     ("dealer in riichi, exhaustive draw, he flips his hand and he is noten", "noten riichi"),
+    ("declared riichi but was not tenpai", "noten riichi"),
     ("said ron out loud but didn't knock over his hand", "empty call for a win"),
     ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
 ])
@@ -258,7 +259,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "a dead hand. She asks if she still has to show her hand and whether it is noten riichi",
     "ノーテンって言った", "テンパイと言って、やっぱりテンパイ", "リーチした人がテンパイでした",
     "「ロン、当たり」と言った", "said ron on a safe tile", "told the table the time",
-    "ツモって、ノーテン宣言した", "declared riichi but was not tenpai", "said tsumo and he was tenpai",
+    "ツモって、ノーテン宣言した", "said tsumo and he was tenpai",
     "リーチして、テンパイだった", "ロンと言った、テンパイだった",
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
