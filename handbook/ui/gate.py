@@ -68,6 +68,10 @@ def lock_action(ctx: AppContext, route: Route | None = None) -> list[ft.Control]
 
     def lock(e=None) -> None:
         ctx.judge = False
+        # the page's dialogs and snack bars ("Record removed ... Undo") are not the screen's:
+        # closed with the judge's screen
+        while ctx.page.pop_dialog() is not None:
+            pass
         ctx.refresh()
 
     return [ft.Semantics(label=label, button=True, exclude_semantics=True,

@@ -262,13 +262,18 @@ def snack_bar(ctx: "AppContext", text: str, *, action: str | None = None,
               on_action: Callable | None = None, seconds: int | None = None) -> ft.SnackBar:
     """A message at the bottom of the screen whose buttons a thumb can hit: the ``action`` (e.g.
     "Undo") and a close button, each at least 48 px and named ("Close"). Flutter's own close icon
-    and action button are 40 px tall on a desktop-class browser, and the close icon is unnamed."""
+    and action button are 40 px tall on a desktop-class browser, and the close icon is unnamed.
+    The action runs once, while the bar is open."""
     def close(e=None) -> None:
         bar.open = False
         with contextlib.suppress(Exception):
             bar.update()
 
     def act(e) -> None:
+        if not bar.open:
+            # dismissed, used already, or closed with the judge's screen (Lock): a client may
+            # still send taps to its button, which do nothing
+            return
         close()
         if on_action is not None:
             on_action(e)

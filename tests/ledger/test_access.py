@@ -143,7 +143,7 @@ def test_generated_passphrases_are_easy_to_type():
 
 # --- on screen ------------------------------------------------------------------------------------
 
-from tests.support.ledgerhelpers import by_key, fire, visible_texts  # noqa: E402
+from tests.support.ledgerhelpers import by_key, fire, visible_texts, walk  # noqa: E402
 
 from handbook.ui.screens import build_view  # noqa: E402
 
@@ -263,3 +263,41 @@ def test_cli_refuses_a_short_passphrase(monkeypatch, capsys):
         assert "trusted proxy: '*' is not an IP address" in capsys.readouterr().err
     finally:
         access.configure(None)
+
+
+def test_a_locked_session_cannot_undo_a_removal(ctx, app_ledger, gated, page):
+    """The snack bar's Undo is the page's, not the screen's: after Lock it is closed and writes
+    nothing, and once used it writes nothing again (a client may tap it as often as it likes)."""
+    import flet as ft
+
+    kept = app_ledger.add("Secret Sam", "2026-04-01", "azrm", "Noten Riichi")
+    other = app_ledger.add("Secret Sam", "2026-04-02", "azrm", "Empty call for Ron/Tsumo")
+    v = build_view(ctx, "/ledger")
+    _try(v, PASS)
+    v = build_view(ctx, "/ledger/Secret%20Sam")
+    fire(by_key(v, f"remove-{kept.id}").on_click, None)
+    snack = page.dialogs[-1]
+    [undo] = [b for b in walk(snack) if isinstance(b, ft.TextButton) and b.content == "Undo"]
+    fire(by_key(v, "lock").on_click, None)
+    assert ctx.judge is False and not snack.open
+    fire(undo.on_click, None)  # a forged tap on the closed snack bar
+    assert [r.id for r in app_ledger.records()] == [other.id]
+    # unlocked again: the stale Undo still writes nothing (it belongs to the screen before the Lock)
+    _try(build_view(ctx, "/ledger"), PASS)
+    fire(undo.on_click, None)
+    assert [r.id for r in app_ledger.records()] == [other.id]
+
+
+def test_an_undo_puts_the_record_back_once(ctx, app_ledger, gated, page):
+    import flet as ft
+
+    kept = app_ledger.add("Secret Sam", "2026-04-01", "azrm", "Noten Riichi")
+    _try(build_view(ctx, "/ledger"), PASS)
+    v = build_view(ctx, "/ledger/Secret%20Sam")
+    fire(by_key(v, f"remove-{kept.id}").on_click, None)
+    [undo] = [b for b in walk(page.dialogs[-1]) if isinstance(b, ft.TextButton) and b.content == "Undo"]
+    fire(undo.on_click, None)
+    assert [r.id for r in app_ledger.records()] == [kept.id]
+    app_ledger.remove(kept.id)  # removed again, in another session
+    fire(undo.on_click, None)   # the same Undo replayed
+    assert app_ledger.records() == []

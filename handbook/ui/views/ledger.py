@@ -491,15 +491,19 @@ class _PlayerPage:
             ok, removed = False, None
         self.fill()
         if ok:
-            def undo(e) -> None:  # the snack bar calls its action synchronously
-                self.ctx.page.run_task(self.put_back, removed)
+            def undo(e) -> None:  # the snack bar calls its action synchronously, once (snack_bar)
+                if judged_ledger(self.ctx) is not None:
+                    self.ctx.page.run_task(self.put_back, removed)
 
             show_snack(self.ctx, _("Record removed: {date}, {foul}").format(
                 date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
         self.ctx.page.update()
 
     async def put_back(self, removed: Record) -> None:
-        """Undo: the removed record written back (in a worker thread)."""
+        """Undo: the removed record written back (in a worker thread); nothing once the session
+        is no longer the judge's (locked meanwhile)."""
+        if judged_ledger(self.ctx) is None:
+            return
         await self.saved(self.ledger.restore, removed)
         self.fill()
         self.ctx.page.update()
