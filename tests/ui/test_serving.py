@@ -228,3 +228,41 @@ def test_serve_runs_again_on_the_c_allocator_once():
     assert system_allocator_command(argv, {"PYTHONMALLOC": "pymalloc_debug"}, platform="linux",
                                     ignore_environment=False) is None
     assert system_allocator_command(argv, {}, platform="linux", ignore_environment=True) is None
+
+
+def test_a_session_looks_for_controls_it_does_not_have_a_few_times_a_window(monkeypatch):
+    """An event for a control id the session does not have made Flet walk the whole page (about
+    30 ms on a long screen): a burst of them froze every session. Each session walks at most
+    UNKNOWN_WALKS times per window; a control in the index and on the page needs no walk."""
+    import weakref
+
+    import flet as ft
+    from flet.messaging.session import Session
+
+    assert serving.install_event_budget()
+    assert serving.install_event_budget()  # idempotent: wrapped once
+    walked: list[int] = []
+    monkeypatch.setattr(Session, "_Session__find_live_control",
+                        lambda self, value, control_id, *a, **k: walked.append(control_id))
+    monkeypatch.setattr(Session, "_Session__is_mounted_control", lambda self, control: True)
+    now = [1000.0]
+    monkeypatch.setattr("time.monotonic", lambda: now[0])
+    session = object.__new__(Session)
+    session._Session__index = weakref.WeakValueDictionary()
+    session._Session__page = None
+    other = object.__new__(Session)
+    other._Session__index = weakref.WeakValueDictionary()
+    other._Session__page = None
+
+    known = ft.Text("here")
+    session._Session__index[7] = known
+    for _ in range(3 * serving.UNKNOWN_WALKS):
+        assert session._Session__resolve_event_control(12345) is None
+    assert len(walked) == serving.UNKNOWN_WALKS
+    assert session._Session__resolve_event_control(7) is known  # found without a walk
+    assert len(walked) == serving.UNKNOWN_WALKS
+    other._Session__resolve_event_control(12345)  # another session has its own budget
+    assert len(walked) == serving.UNKNOWN_WALKS + 1
+    now[0] += serving.UNKNOWN_WINDOW_S + 0.1  # a new window: the session may look again
+    session._Session__resolve_event_control(12345)
+    assert len(walked) == serving.UNKNOWN_WALKS + 2
