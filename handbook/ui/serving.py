@@ -46,6 +46,17 @@ each says how to delete it once Flet fixes its cause.
    control a rebuilt screen just replaced is what such a walk is for); past that, the event is
    dropped with a debug line. *Delete when* Flet finds an unknown control without walking the
    page.
+6. **A connection that makes no session ends** (:func:`install_sessionless_end`). When a
+   connection's first message fails (an event before the register message), Flet's receive
+   loop stops the send loop only if a session exists, so ``FletApp.handle`` waits on it for
+   ever: about 78 kB kept per such connection, for good (3,000 of them: 67 → 301 MB). And a
+   socket that never registers is kept open for ever (1,010 of them used up a 1,024-file
+   limit, and judges' new sessions failed). The repair stops the send loop whenever the receive
+   loop ends without a session, closes a socket that has made no session
+   :data:`REGISTER_TIMEOUT_S` seconds after it opened (a browser registers at once), and closes
+   at once a socket from an address that has :data:`SESSIONLESS_PER_PEER` open without one.
+   *Delete when* Flet's receive loop ends the send loop in every case and times out a socket
+   that does not register.
 """
 
 from __future__ import annotations
@@ -122,6 +133,10 @@ def install_session_release() -> bool:
             except dropped as exc:
                 await release(self, exc)
             except Exception as exc:  # noqa: BLE001 - never let one socket's end reach uvicorn's log as a crash
+                if getattr(self, "_FletApp__session", None) is None:
+                    # a socket that made no session (repair 6): there is nothing to disconnect
+                    log.debug("a websocket ended without a session: %r", exc)
+                    return
                 log.warning("websocket handler ended with %r", exc, exc_info=True)
                 await release(self, exc)
         return handle
@@ -147,10 +162,16 @@ class _QuietDisconnects(logging.Filter):
     """Flet logs "Unhandled error processing page session" with a traceback when a browser goes
     away while its first screen is still being made (the session was released under the app's
     feet: ``'NoneType' object has no attribute ...``, or "An attempt to fetch destroyed
-    session"). That is a browser leaving, not an error: one debug line instead."""
+    session"). That is a browser leaving, not an error: one debug line instead. So is "Receive
+    loop error" (a frame Flet could not read)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
+        if str(record.msg).startswith("Receive loop error"):
+            # a frame Flet could not read (malformed, or an event before the register message):
+            # one debug line, not a traceback a client can make the server write at will
+            log.debug("a websocket sent a frame Flet could not read: %s", exc)
+            return False
         gone = ((isinstance(exc, AttributeError) and "'NoneType'" in str(exc))
                 or (isinstance(exc, RuntimeError) and "destroyed session" in str(exc)))
         if gone and str(record.msg).startswith("Unhandled error processing page session"):
@@ -341,13 +362,98 @@ def install_event_budget() -> bool:
     return True
 
 
+# ---------------------------------------------------------------- 6. connections without a session
+
+#: seconds a websocket may stay open without registering a session
+REGISTER_TIMEOUT_S = 30.0
+#: open websockets without a session one peer address may have
+SESSIONLESS_PER_PEER = 16
+
+
+def install_sessionless_end() -> bool:
+    """Wrap ``FletApp.__receive_loop`` and ``FletApp.__on_message`` so that a connection that
+    makes no session ends (see the module's docstring, 6). True when in place; idempotent."""
+    import asyncio
+
+    try:
+        from flet_web.fastapi.flet_app import FletApp
+    except ImportError:  # pragma: no cover
+        return False
+
+    waiting: dict[str, int] = {}  # peer address -> its open sockets without a session yet
+
+    def make_receive(original: Any) -> Any:
+        async def receive_loop(self: Any) -> None:
+            peer = self._FletApp__client_ip  # noqa: SLF001 - the transport's peer address
+            if waiting.get(peer, 0) >= SESSIONLESS_PER_PEER:
+                log.debug("%s has %d sockets without a session: one more closed", peer, waiting[peer])
+                await _close(self._FletApp__websocket)  # noqa: SLF001
+            waiting[peer] = waiting.get(peer, 0) + 1
+            counted = True
+
+            def registered() -> None:
+                nonlocal counted
+                if counted:
+                    counted = False
+                    waiting[peer] -= 1
+                    if not waiting[peer]:
+                        del waiting[peer]
+
+            watchdog = asyncio.get_running_loop().call_later(REGISTER_TIMEOUT_S, _close_if_sessionless, self)
+            checker = asyncio.get_running_loop().call_later(1.0, _count_session, self, registered)
+            try:
+                await original(self)
+            finally:
+                watchdog.cancel()
+                checker.cancel()
+                registered()
+                queue = self._FletApp__send_queue  # noqa: SLF001
+                if self._FletApp__session is None and queue is not None:  # noqa: SLF001
+                    # Flet ends its send loop only for a session: without one, handle() waits for ever
+                    queue.put_nowait(None)
+        return receive_loop
+
+    _wrap(FletApp, "_FletApp__receive_loop", make_receive)
+    return True
+
+
+def _count_session(conn: Any, registered: Callable[[], None]) -> None:
+    """Once ``conn`` has a session, it no longer counts against its peer's sessionless sockets;
+    until then, asked again every second."""
+    import asyncio
+
+    if conn._FletApp__session is not None:  # noqa: SLF001
+        registered()
+    elif conn._FletApp__websocket is not None:  # noqa: SLF001
+        asyncio.get_running_loop().call_later(1.0, _count_session, conn, registered)
+
+
+def _close_if_sessionless(conn: Any) -> None:
+    """Close ``conn``'s websocket when it has made no session yet (its receive loop then ends)."""
+    import asyncio
+
+    if conn._FletApp__session is not None:  # noqa: SLF001
+        return
+    websocket = conn._FletApp__websocket  # noqa: SLF001
+    log.debug("a websocket made no session in %.0f s: closed", REGISTER_TIMEOUT_S)
+    asyncio.ensure_future(_close(websocket))
+
+
+async def _close(websocket: Any) -> None:
+    try:
+        await websocket.close(code=1008)
+    except Exception:  # noqa: BLE001 - closed by the other end meanwhile
+        pass
+
+
 def install() -> bool:
     """Every repair of this module; True when all are in place."""
     return all([install_session_release(), install_crash_screen(), install_memory_return(),
-                install_event_budget()])
+                install_event_budget(), install_sessionless_end()])
 
 
-__all__ = ["CRASH_SENTENCE", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory", "install",
-           "install_crash_screen", "install_event_budget", "install_memory_return",
+__all__ = ["CRASH_SENTENCE", "REGISTER_TIMEOUT_S", "SESSIONLESS_PER_PEER", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory",
+           "install", "install_crash_screen", "install_event_budget", "install_memory_return",
+           "install_sessionless_end",
            "install_session_release",
            "register_crash_screen", "web_app", "without_any_docs", "without_docs"]

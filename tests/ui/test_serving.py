@@ -266,3 +266,52 @@ def test_a_session_looks_for_controls_it_does_not_have_a_few_times_a_window(monk
     now[0] += serving.UNKNOWN_WINDOW_S + 0.1  # a new window: the session may look again
     session._Session__resolve_event_control(12345)
     assert len(walked) == serving.UNKNOWN_WALKS + 2
+
+
+def test_a_connection_that_makes_no_session_ends(monkeypatch):
+    """Repair 6: a socket whose first message fails (an event before the register message) ends
+    (Flet's handler had waited on its send loop for ever, ~78 kB kept per socket); a socket that
+    never registers is closed after REGISTER_TIMEOUT_S; one address keeps at most
+    SESSIONLESS_PER_PEER of them open."""
+    import msgpack
+    import websockets
+
+    from handbook.ui.app import asgi_app
+
+    assert serving.install()
+    monkeypatch.setattr(serving, "REGISTER_TIMEOUT_S", 3.0)
+    monkeypatch.setattr(serving, "SESSIONLESS_PER_PEER", 3)
+
+    async def main(page):  # pragma: no cover - never registered
+        pass
+
+    port = _free_port()
+    server, thread = _serve(asgi_app(main), port)
+    url = f"ws://127.0.0.1:{port}/ws"
+
+    async def closed_within(ws, seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(ws.recv(), seconds)
+        except websockets.exceptions.ConnectionClosed:
+            return True
+        except asyncio.TimeoutError:
+            return False
+        return False
+
+    async def run() -> tuple[bool, list[bool], bool]:
+        early = await websockets.connect(url)
+        await early.send(b"\x00" + msgpack.packb([3, {"target": 1, "name": "click", "data": None}]))
+        event_first = await closed_within(early, 5)
+        idle = [await websockets.connect(url) for _ in range(5)]
+        at_once = list(await asyncio.gather(*(closed_within(ws, 1.0) for ws in idle)))
+        later = all(await asyncio.gather(*(closed_within(ws, 6) for ws in idle[:3])))
+        return event_first, at_once, later
+
+    try:
+        event_first, at_once, later = asyncio.run(run())
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert event_first  # the handler ended: the server closed the socket
+    assert at_once == [False, False, False, True, True]  # the 4th and 5th from one address at once
+    assert later  # the three others once REGISTER_TIMEOUT_S passed without a session
