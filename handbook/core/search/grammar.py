@@ -116,7 +116,8 @@ from collections.abc import Callable
 from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
 from handbook.core.search.folding import fold
 from handbook.core.search.tiles import GROUP, TILE, group_tiles, short_tiles, tile
-from handbook.core.search.negation import steps
+from handbook.core.search.conditions import _NUMBER_WORDS
+from handbook.core.search.negation import RULE_BOOK, steps
 
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
 _ACTOR = r"(?:people|persons|players|opponents|guys|of them|winners|hands)"
@@ -413,7 +414,6 @@ _TILE_TALK = re.compile(
     r"|\b(?:said|told|tells|says|saying|whisper\w*)\b[^.;?]{0,30}?\b(?:tile|one|it)\s+(?:is|was|will|would|won'?t"
     r"|wouldn'?t)\s+(?:not\s+)?(?:be\s+)?(?:safe|dangerous|deal\s+in)\b")
 
-#: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 #: a ron on the tile added to a pon ("East added a 4th 7p to his pon and I said ron on it"):
 #: robbing the kan (chankan, EMA RCR 3.3.6)
 _RON_ON_ADDED_TILE = re.compile(
@@ -438,8 +438,7 @@ _RIICHI_FOUND_NOTEN = re.compile(
 #: minimum applies, in the rule's own words
 _COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
                        r"\s*(?:honba|hon\s+ba|counters?|本場|ほんば)")
-_NUMBER = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "go": 5, "roku": 6, "nana": 7,
-           "hachi": 8, "kyuu": 9, "juu": 10}
+_NUMBER = {**_NUMBER_WORDS, "go": 5, "roku": 6, "nana": 7, "hachi": 8, "kyuu": 9, "juu": 10}  # and in romaji
 
 
 def _five_counters_or_more(folded: str) -> bool:
@@ -454,10 +453,11 @@ def _five_counters_or_more(folded: str) -> bool:
 #: the rules said not to settle something ("the AZRM document doesn't say anything about pao",
 #: "not covered by the rules"): what a ruleset says of its own completeness (AZRM §11.2)
 _RULES_SILENT = re.compile(
-    r"(?i)\b(?:rules?|rulebook|book|document|text|azrm|ema|wrc|rcr)\s+(?:\w+\s+)?(?:says?\s+nothing|is\s+silent"
+    rf"(?i){RULE_BOOK}(?:says?\s+nothing|is\s+silent"
     r"|are\s+silent|(?:does|do)\s*n['’]?t\s+(?:say|mention|cover)|(?:does|do)\s+not\s+(?:say|mention|cover))\b"
     r"|\bnot\s+(?:in|covered\s+(?:in|by)|written\s+in|mentioned\s+in)\s+(?:the\s+|our\s+|these\s+|this\s+)?"
     r"(?:\w+\s+)?(?:rules?|rulebook|document)\b")
+
 
 def without_rules_talk(query: str) -> str:
     """``query`` without what it says the rules do not say ("the AZRM document doesn't say
@@ -466,6 +466,7 @@ def without_rules_talk(query: str) -> str:
     return _RULES_SILENT.sub(" ", query)
 
 
+#: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),

@@ -210,8 +210,9 @@ def _japanese(folded: str, done: set[str], missing: set[str]) -> None:
 
 #: what the rules say or do not ("the AZRM document doesn't say anything about pao", "the rules
 #: say nothing"): the rule book's words, not a step of the incident
-_RULES_SAY = re.compile(r"\b(?:rules?|rulebook|book|document|text|azrm|ema|wrc|rcr)\s+(?:\w+\s+)?"
-                        r"(?:says?|said|mentions?|(?:does|do)\s*n['’]?t\s+(?:say|mention)|(?:does|do)\s+not\s+"
+#: the rule book named as the one who says something ("the AZRM document doesn't say", "rules say")
+RULE_BOOK = r"\b(?:rules?|rulebook|book|document|text|azrm|ema|wrc|rcr)\s+(?:\w+\s+)?"
+_RULES_SAY = re.compile(RULE_BOOK + r"(?:says?|said|mentions?|(?:does|do)\s*n['’]?t\s+(?:say|mention)|(?:does|do)\s+not\s+"
                         r"(?:say|mention))\b")
 
 
