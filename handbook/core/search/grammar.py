@@ -115,7 +115,8 @@ from collections.abc import Callable
 
 from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
 from handbook.core.search.folding import fold
-from handbook.core.search.tiles import GROUP, TILE, group_tiles, short_tiles, tile
+from handbook.core.search.calls import _CALL_WORD, _PON_CHII, _call_kind, invalid_group, swap_by_tiles
+from handbook.core.search.tiles import short_tiles
 from handbook.core.search.conditions import _NUMBER_WORDS
 from handbook.core.search.negation import RULE_BOOK, steps
 
@@ -180,8 +181,6 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               r"|\b(?:riichi|reach|richi)\s*(?:chuu|chu|go)\b"
               # after declaring riichi: "riichi kara (no) pon", リーチしてから, リーチのあと
               r"|\b(?:riichi|reach|richi)\s+(?:kara|ato|no\s+ato)\b|(?:りーち|立直)(?:して|の(?:後|あと)|から))")
-#: every form of a pon or a chii as typed (pon'd, chi'd: the apostrophe needed, "pond" is the discards)
-_PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
 #: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
 _OPEN_CALLS = rf"{_PON_CHII}|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan"
 _OPEN_CALL = rf"(?:{_OPEN_CALLS})"
@@ -221,20 +220,8 @@ _DRAW_OUT_OF_TURN = re.compile(
     r"|\b(?:had\s*n'?t|hadnt|had\s+not)\s+(?:even\s+|yet\s+)?(?:discarded|drawn)"
     r"|\bbefore\s+(?:\w+\s+){1,2}(?:had\s+)?(?:discarded|drawn)\b)")
 # two calls on one discard at the same time: which call has priority
-_CALL_WORD = re.compile(rf"(?<![a-z])(?:{_PON_CHII}|ron|kan|kong|ankan|minkan|daiminkan|kakan)(?![a-z])"
-                        r"|ぽん|ちー|ろん|かん")
 _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\bsimultaneous\w*|\bsecond\s+after\b"
                       r"|同時|同じ牌|どうじ|\bdouji\b|\bdoji\b|\bonaji\s+hai\b")
-#: each form of a call word -> the call
-_KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pon’d": "pon", "ぽん": "pon", "chi": "chii", "chow": "chii",
-         "chi'd": "chii", "chi’d": "chii", "ちー": "chii", "ろん": "ron", "kong": "kan", "かん": "kan",
-         "ankan": "kan", "minkan": "kan", "daiminkan": "kan", "kakan": "kan"}
-
-
-def _call_kind(word: str) -> str:
-    return _KIND.get(word, word)
-
-
 #: "a second later": at once when said by another player ("I said chii, then toimen said pon a
 #: second later"), a call changed when by the same one ("said chii, then a second later pon")
 _MOMENT_LATER = re.compile(r"\b(?:a\s+|one\s+|split\s+|half\s+a\s+)?(?:second|moment)\s+later\b")
@@ -270,28 +257,6 @@ _PAID = r"(?:\bpa(?:id|yed|yment|yments)\b|\bpaying\b|\bscor(?:e|es|ing)\b|\bpoi
 _LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|round)\b|\b(?:worked|found)\s+out\b"
           r"|\bdiscovered\b|\bnoticed\b|\balready\s+(?:started|paid|payed)\b|済んで|済ん|後で|後から|気づ)")
 _PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.。;?]{{0,40}}?{_PAID}")
-
-def _invalid_group(folded: str) -> bool:
-    """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
-    for call in _CALL_WORD.finditer(folded):
-        kind = _call_kind(call.group(0))
-        group = GROUP.search(folded, call.end(), call.end() + 40)
-        if kind == "ron" or group is None:
-            continue
-        gap = folded[call.end():group.start()]
-        # "chii on the 3s and put out 3s-5s-6s": the tiles shown for the call, not a later event
-        if re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", gap) and not re.search(
-                r"^[^.;?。]{0,20}\band\s+(?:put\s+out|laid\s+out|show\w*|expos\w*|reveal\w*)\s+$", gap):
-            continue
-        tiles = group_tiles(group.group(1))
-        if tiles is None:
-            continue
-        numbers = sorted(n for n, _ in tiles)
-        if len({suit for _, suit in tiles}) != 1 or len(tiles) != (4 if kind == "kan" else 3):
-            return True
-        if numbers != (list(range(numbers[0], numbers[0] + 3)) if kind == "chii" else [numbers[0]] * len(numbers)):
-            return True
-    return False
 
 
 # one call or win said for another: "said ron instead of tsumo", "called pon instead of chii"
@@ -538,36 +503,6 @@ def _chii_not_from_left(folded: str) -> bool:
         _call_kind(m.group(0)) == "chii" for m in _CALL_WORD.finditer(folded))
 
 
-# swap calling told by the tiles: a pon or chii of one tile, then a discard of that tile or, after
-# a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p", "chii'd 2p
-# with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2, WRC 2025)
-_CALLED_TILE = re.compile(
-    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{TILE})"
-    rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
-_DISCARDED_TILE = re.compile(
-    rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|discar\w*|dicard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{TILE})")
-
-
-def _swap_by_tiles(folded: str) -> bool:
-    """A pon or chii of a tile named, then a discard of a tile the swap-calling rule forbids."""
-    for call in _CALLED_TILE.finditer(folded):
-        called = tile(call.group("tile"))
-        forbidden = {called}
-        with_tiles = call.group("with")
-        if with_tiles and _call_kind(call.group("call")) == "chii":
-            numbers = [int(c) for c in re.findall(r"[1-9]", with_tiles)]
-            seq = sorted([called[0], *numbers])
-            if len(numbers) == 2 and seq == list(range(seq[0], seq[0] + 3)):
-                if called[0] == seq[0] and seq[2] < 9:
-                    forbidden.add((seq[2] + 1, called[1]))
-                elif called[0] == seq[2] and seq[0] > 1:
-                    forbidden.add((seq[0] - 1, called[1]))
-        discard = _DISCARDED_TILE.search(folded, call.end(), call.end() + 90)
-        if discard is not None and tile(discard.group("tile")) in forbidden:
-            return True
-    return False
-
-
 # a called group shown with a tile that does not belong ("revealed 4p 5p instead of a pair", "one of
 # the tiles he put down was actually 9m") or a kan without its fourth tile ("put out three 4s, the
 # 4th one wasn't in his hand")
@@ -704,13 +639,13 @@ def _when(test: Callable[[str], object], words: str) -> Callable[[str], str | No
 #: always; the reader, giving the words the rules use or None; what, said in the query already,
 #: makes the words needless -- None: the words themselves, "": nothing)
 READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], ...] = (
-    (tuple("0123456789"), _when(_invalid_group, "invalid group"), "invalid group"),
+    (tuple("0123456789"), _when(invalid_group, "invalid group"), "invalid group"),
     (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
     (("tenpai", "noten", "てんぱい", "聴牌"), tenpai_declaration, ""),
     (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
     (("riichi", "reach", "richi", "りーち", "立直"), _riichi_step_missing, None),
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
-    (("pon", "pong", "chi", "chow"), _when(_swap_by_tiles, "swap calling kuikae"), None),
+    (("pon", "pong", "chi", "chow"), _when(swap_by_tiles, "swap calling kuikae"), None),
     (("pon", "chi", "chow", "kan", "kong"), _wrong_tiles_shown, ""),
     (("kan", "kong"), _when(_KAN_NO_REPLACEMENT.search, "too few tiles"), None),
     (("discard", "threw", "cut", "dahai", "打牌", "捨て", "切"), _when(_LATE_REVEAL.search,
