@@ -371,7 +371,7 @@ SESSIONLESS_PER_PEER = 16
 
 
 def install_sessionless_end() -> bool:
-    """Wrap ``FletApp.__receive_loop`` and ``FletApp.__on_message`` so that a connection that
+    """Wrap ``FletApp.__receive_loop`` so that a connection that
     makes no session ends (see the module's docstring, 6). True when in place; idempotent."""
     import asyncio
 
@@ -380,33 +380,24 @@ def install_sessionless_end() -> bool:
     except ImportError:  # pragma: no cover
         return False
 
-    waiting: dict[str, int] = {}  # peer address -> its open sockets without a session yet
+    live: dict[str, weakref.WeakSet] = {}  # peer address -> its open connections
 
     def make_receive(original: Any) -> Any:
         async def receive_loop(self: Any) -> None:
             peer = self._FletApp__client_ip  # noqa: SLF001 - the transport's peer address
-            if waiting.get(peer, 0) >= SESSIONLESS_PER_PEER:
-                log.debug("%s has %d sockets without a session: one more closed", peer, waiting[peer])
+            mine = live.setdefault(peer, weakref.WeakSet())
+            if sum(1 for c in mine if c._FletApp__session is None) >= SESSIONLESS_PER_PEER:  # noqa: SLF001
+                log.debug("%s has %d sockets without a session: one more closed", peer, SESSIONLESS_PER_PEER)
                 await _close(self._FletApp__websocket)  # noqa: SLF001
-            waiting[peer] = waiting.get(peer, 0) + 1
-            counted = True
-
-            def registered() -> None:
-                nonlocal counted
-                if counted:
-                    counted = False
-                    waiting[peer] -= 1
-                    if not waiting[peer]:
-                        del waiting[peer]
-
+            mine.add(self)
             watchdog = asyncio.get_running_loop().call_later(REGISTER_TIMEOUT_S, _close_if_sessionless, self)
-            checker = asyncio.get_running_loop().call_later(1.0, _count_session, self, registered)
             try:
                 await original(self)
             finally:
                 watchdog.cancel()
-                checker.cancel()
-                registered()
+                mine.discard(self)
+                if not mine:
+                    live.pop(peer, None)
                 queue = self._FletApp__send_queue  # noqa: SLF001
                 if self._FletApp__session is None and queue is not None:  # noqa: SLF001
                     # Flet ends its send loop only for a session: without one, handle() waits for ever
@@ -415,17 +406,6 @@ def install_sessionless_end() -> bool:
 
     _wrap(FletApp, "_FletApp__receive_loop", make_receive)
     return True
-
-
-def _count_session(conn: Any, registered: Callable[[], None]) -> None:
-    """Once ``conn`` has a session, it no longer counts against its peer's sessionless sockets;
-    until then, asked again every second."""
-    import asyncio
-
-    if conn._FletApp__session is not None:  # noqa: SLF001
-        registered()
-    elif conn._FletApp__websocket is not None:  # noqa: SLF001
-        asyncio.get_running_loop().call_later(1.0, _count_session, conn, registered)
 
 
 def _close_if_sessionless(conn: Any) -> None:
