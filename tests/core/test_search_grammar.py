@@ -216,6 +216,13 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("declared riichi but was not tenpai", "noten riichi"),
     ("said ron out loud but didn't knock over his hand", "empty call for a win"),
     ('player says "ron" out loud by mistake, hand still closed', "empty call for a win"),
+    # the tsumo told before the discard it came after
+    ("said tsumo but he had already discarded a tile that turn", "tsumo win declared after discarding"),
+    # romaji: a call's tile not taken, a win that was none or only said, a tsumo after the discard
+    ("pon shita kedo hai wo toranakatta", "not taking the called tile"),
+    ("tehai wo taoshita kedo agari janai", "empty call for a win"),
+    ("ron tte itta kedo tehai akete nai", "empty call for a win"),
+    ("tsumo agari dahai shita ato", "tsumo win declared after discarding"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -268,6 +275,8 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     # a draw and another seat's hand in two clauses: no tiles exposed
     "West drew his tile first; West says the tile was already in West's hand",
     "he drew before discarding",
+    "said tsumo, he had not discarded yet", "tsumo shite kara dahai",  # the tsumo first, as it should be
+    "pon shita kedo hai wo totta",  # the called tile taken
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",
     "3 honba on the table, who gets them",  # fewer than five: no minimum
@@ -325,6 +334,12 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("put the stick out without a word", {"deposit"}, {"speak"}),
     ("she made riichi with stick and turned tile but she said nothing", {"deposit", "sideways"}, {"speak"}),
     ("said something about nothing", {"speak"}, set()),
+    # romaji, as club players type Japanese: a verb's negative ending, or a negative after the step's word
+    ("riichi tte iwanakatta kedo yoko ni shite bou mo dashita", {"sideways", "deposit"}, {"speak"}),
+    ("riichi sengen shita kedo yoko ni shinakatta", {"speak"}, {"sideways"}),
+    ("bou nashi de riichi", set(), {"deposit"}),
+    ("tehai wo misezu ni tenpai to itta", {"speak"}, {"reveal"}),
+    ("I bought a bounce", set(), set()),
     # the rows' own fouls
     ("Riichi declaration without the 1,000-point deposit", set(), {"deposit"}),
     ("Not placing the 1,000 points bet", set(), {"deposit"}),
@@ -354,6 +369,8 @@ def test_a_negation_of_something_else_is_no_missing_step(text):
     ("she turned the tile sideways and put her stick out but never said riichi", "azrm", "riichi-not-saying"),
     ("said riichi and put out the stick, but the discard was not sideways", "azrm", "riichi-not-rotating"),
     ("said riichi, tile turned sideways, no stick", "wrc-2025", "riichi-no-deposit"),
+    ("riichi tte iwanakatta kedo yoko ni shite bou mo dashita", "wrc-2025", "riichi-not-saying"),
+    ("riichi to itte bou mo dashita kedo yoko ni shinakatta", "azrm", "riichi-not-rotating"),
 ])
 def test_the_missing_step_of_a_riichi_picks_its_row(library, query, ruleset, want):
     rows = [h.ref for h in library.search(query, ruleset=ruleset) if h.kind == "penalty"]
@@ -437,6 +454,7 @@ def test_the_grammar_reads_a_misspelt_word_as_the_index_spells_it(library):
     assert index.spelled("he remarked it at once") == "he remarked it at once"  # English, not in the index
     assert index.spelled("the tile was called") == "the tile was called"
     assert index.spelled("trun") == "trun"  # under five letters: too short to tell a typo from a word
+    assert index.spelled("said tsmo") == "said tsumo"  # ... unless it is a word a player declares
     found = [h.ref for h in library.search("the player made pon but he forgot to take the caled tile, and two players "
                                            "have discarded after him", ruleset="wrc-2025")[:3]]
     assert "not-taking-called-tile" in found, found

@@ -1,7 +1,7 @@
 """Calls told in an incident, read by :mod:`handbook.core.search.grammar`: the forms of a call word
-("pon'd", "chow", ぽん) and the call each names, and two structures told by the tiles of a call --
+("pon'd", "chow", ぽん) and the call each names; two structures told by the tiles of a call --
 a group laid out that the call cannot make (an invalid group) and a discard the swap-calling rule
-forbids (kuikae)."""
+forbids (kuikae); and a call whose tile was never taken."""
 
 from __future__ import annotations
 
@@ -76,3 +76,31 @@ def swap_by_tiles(folded: str) -> bool:
         if discard is not None and tile(discard.group("tile")) in forbidden:
             return True
     return False
+
+
+# a call whose tile was never taken ("left the 7p in West's pond", "forgot to take the tile"; in romaji
+# "pon shita kedo hai wo toranakatta")
+#: a call, then (within the sentence) what became of its tile
+_CALL_THEN = r"(?<![a-z])(?:pon|pong|{more}chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{{0,80}}?"
+_NOT_TAKEN = re.compile(
+    _CALL_THEN.format(more="") +
+    r"(?:\b(?:left|leaves|leaving)\b[^.;?]{0,30}?\b(?:in|on)\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?"
+    r"(?:pond|river|discards|kawa)\b"
+    r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
+    r"(?:the\s+)?(?:called|claimed)\s+tile\b"
+    r"|\b(?:(?:hai|pai)\s+(?:wo\s+|o\s+)?)?(?:tora(?:nakatta|nai|naide|zu\w*)|totte\s+(?:i)?na(?:i|katta))\b)")
+#: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
+#: call went on (a discard, the tiles shown), else it is a call said and not made
+_NOT_TAKEN_LOOSE = re.compile(
+    _CALL_THEN.format(more="ponned|") +
+    r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
+    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?"
+    r"(?:tile|it|[1-9](?:\s?[mps])?)\b"
+    r"|\bstill\s+(?:\w+\s+){0,2}?(?:in|on)\s+(?:the\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?(?:pond|river|discards|kawa)\b)")
+_WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put\s+(?:\w+\s+){0,3}?(?:down|out))\b"
+                      r"|\b(?:two|2|three|3|more)\s+(?:more\s+)?discards\b")
+
+
+def not_taken(folded: str) -> bool:
+    """A call whose tile was never taken (see :data:`_NOT_TAKEN`, :data:`_NOT_TAKEN_LOOSE`)."""
+    return bool(_NOT_TAKEN.search(folded) or (_NOT_TAKEN_LOOSE.search(folded) and _WENT_ON.search(folded)))

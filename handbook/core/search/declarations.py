@@ -108,4 +108,10 @@ EMPTY_WIN = re.compile(
     r"|\b(?:ron|tsumo)\b[^.;?]{0,30}?\bhand\s+(?:not\s+(?:shown|revealed|opened)|(?:still|stayed|remained)\s+"
     r"(?:closed|concealed|hidden|standing|face\s+down))"
     r"|(?:ろん|つも)(?:と|って|の声を?)?(?:言|宣言|発声|かけ)[^。]{0,20}?"
-    r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)")
+    r"(?:倒して(?:い)?な|開けて(?:い)?な|見せて(?:い)?な|伏せたまま)"
+    # in romaji: the win said or the hand laid down, then not a win ("tehai wo taoshita kedo agari
+    # janai"), or only said ("ron tte itta kedo tehai akete nai")
+    r"|\b(?:ron|tsumo|tehai\s+(?:wo\s+|o\s+)?taoshi\w*)\b[^.;?]{0,40}?\b(?:kedo|keredo|dakedo|demo|nanoni)\s+"
+    r"(?:\w+\s+){0,2}?(?:agari\s*(?:ja|de\s*wa|dewa)\s*na\w*|(?:agatte|agarete)\s*(?:i)?na\w*|noten)\b"
+    r"|\b(?:ron|tsumo)\s+(?:tte|to)\s+(?:itta|iimashita|sengen\w*)\b[^.;?]{0,30}?"
+    r"\b(?:akete|misete|taoshite)\s*(?:i)?na(?:i|katta)\b")

@@ -19,7 +19,9 @@ just also very really so same such there here he she him her his hers they them 
 our you your yours i me my mine one ones some any all another other who whom which while still even
 again already can could would should will shall may might must let lets about because s t
 ni wo ga ka wa mo ne yo de tte
-""".split())  # the last line: Japanese particles typed in romaji ("agari houki tte nani", "ato ni")
+kedo keredo dakedo nanoni noni shita shite shiteta shiteru suru desu deshita datta
+""".split())  # the last lines: Japanese particles and the verb "to do" typed in romaji ("agari houki tte
+# nani", "ato ni", "pon shita kedo")
 
 # Words judges use for the same thing at the table; a query word also matches its group's other
 # words, a little below its own spelling. Romaji verb forms join their English group (taoshita,

@@ -115,7 +115,7 @@ from collections.abc import Callable
 
 from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
 from handbook.core.search.folding import fold
-from handbook.core.search.calls import _CALL_WORD, _PON_CHII, _call_kind, invalid_group, swap_by_tiles
+from handbook.core.search.calls import _CALL_WORD, _PON_CHII, _call_kind, invalid_group, not_taken, swap_by_tiles
 from handbook.core.search.tiles import short_tiles
 from handbook.core.search.conditions import _NUMBER_WORDS
 from handbook.core.search.negation import RULE_BOOK, steps
@@ -151,7 +151,12 @@ _DEAD_THEN_WIN = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_SEL
 _DISCARD_THEN_TSUMO = re.compile(
     r"(?<![a-z])(?:discar\w*|dicard\w*|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
     # in Japanese ツモ is also the draw: only a declared tsumo ("ツモと言った", ツモ和了), after a discard made
-    r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)")
+    r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)"
+    # the tsumo told first: "said tsumo but he had already discarded"; in romaji "tsumo agari, dahai
+    # shita ato" (after discarding), "dahai shite kara tsumo"
+    r"|(?<![a-z])tsumo(?![a-z])[^.;?]{0,60}?\b(?:already|allready|had(?:\s+already)?)\s+(?:discar\w*|threw|thrown)\b"
+    r"|(?<![a-z])tsumo(?![a-z])[^.;?]{0,30}?\b(?:dahai|sutehai|sute(?:ta|te)?|kit(?:ta|te))\s+(?:\w+\s+)?(?:ato|atode|kara)\b"
+    r"|\b(?:dahai|sutehai|sute(?:ta|te)?|kit(?:ta|te))\s+(?:\w+\s+)?(?:ato|atode|kara)\b[^.;?]{0,30}?(?<![a-z])tsumo(?![a-z])")
 
 # a call made once the next player had drawn: the call, then "after" and a draw
 _CALL_AFTER_DRAW = re.compile(
@@ -308,30 +313,6 @@ _MISPLACED = re.compile(
     r"\b(?:wrong\s+(?:side|way|position|place|seat|player)|middle\s+tile|as\s+if\s+it\s+came\s+from"
     r"|(?:left|right)\s+(?:side|tile)\s+instead)\b"
     r"|\bcalled\s+tile\b[^.;?]{0,30}?\b(?:wrong|not\s+(?:rotated|turned|sideways))\b")
-# a call whose tile was never taken ("left the 7p in West's pond", "forgot to take the tile")
-#: a call, then (within the sentence) what became of its tile
-_CALL_THEN = r"(?<![a-z])(?:pon|pong|{more}chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{{0,80}}?"
-_NOT_TAKEN = re.compile(
-    _CALL_THEN.format(more="") +
-    r"(?:\b(?:left|leaves|leaving)\b[^.;?]{0,30}?\b(?:in|on)\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?"
-    r"(?:pond|river|discards|kawa)\b"
-    r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
-    r"(?:the\s+)?(?:called|claimed)\s+tile\b)")
-#: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
-#: call went on (a discard, the tiles shown), else it is a call said and not made
-_NOT_TAKEN_LOOSE = re.compile(
-    _CALL_THEN.format(more="ponned|") +
-    r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
-    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?"
-    r"(?:tile|it|[1-9](?:\s?[mps])?)\b"
-    r"|\bstill\s+(?:\w+\s+){0,2}?(?:in|on)\s+(?:the\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?(?:pond|river|discards|kawa)\b)")
-_WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put\s+(?:\w+\s+){0,3}?(?:down|out))\b"
-                      r"|\b(?:two|2|three|3|more)\s+(?:more\s+)?discards\b")
-
-
-def _not_taken(folded: str) -> bool:
-    """A call whose tile was never taken (see :data:`_NOT_TAKEN`, :data:`_NOT_TAKEN_LOOSE`)."""
-    return bool(_NOT_TAKEN.search(folded) or (_NOT_TAKEN_LOOSE.search(folded) and _WENT_ON.search(folded)))
 # telling the table that someone's hand is dead (or tenpai, furiten): passing information
 _TELLS_DEAD = re.compile(
     rf"\b(?:tell|tells|told|telling|say|said|saying|point\w*\s+out|inform\w*|announc\w*)\b[^.;?]{{0,40}}?"
@@ -658,9 +639,9 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("chi", "chow", "ちー"), _when(_chii_not_from_left, "chii only from the player on the left melded chow"),
      "player on the left"),
     ((" and a", " and one"), _named_mix, None),
-    (("left", "leav", "took", "take", "taking", "pick", "still"), _when(_not_taken, "not taking the called tile"),
+    (("left", "leav", "took", "take", "taking", "pick", "still", "tora", "totte"), _when(not_taken, "not taking the called tile"),
      None),
-    (("ron", "tsumo", "mahjong", "ろん", "つも"), _when(_empty_win, "empty call for a win"), None),
+    (("ron", "tsumo", "mahjong", "ろん", "つも", "taoshi"), _when(_empty_win, "empty call for a win"), None),
     (("honba", "hon ba", "counter", "本場", "ほんば"), _when(_five_counters_or_more, "five or more counters"),
      "five or more counters"),
     (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),

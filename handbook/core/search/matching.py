@@ -21,6 +21,11 @@ _HOW_MANY = re.compile(r"\bhow (many|much)\b")
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
 
 
+
+#: the words a player declares at the table, which a 4-letter typo is read as ("tsmo" -> tsumo; other
+#: 4-letter typos stay as typed: "ronn" is no "rond")
+_DECLARED = frozenset({"tsumo", "riichi", "tenpai", "noten", "chombo", "chonbo"})
+
 class _Matching:
     """The parts of :class:`~handbook.core.search.SearchIndex` that match a query's words."""
 
@@ -312,20 +317,22 @@ class _Matching:
         ("forgot to take the caled tile" -> "called"), for the incident grammar, whose patterns
         name words exactly (the words' own matching forgives typos already: :meth:`_candidates`)."""
         return _WORD.sub(lambda m: self.spelled_word(m.group(0)), q) if any(
-            len(w) >= 5 for w in q.split()) else q
+            len(w) >= 4 for w in q.split()) else q
 
     def spelled_word(self, word: str) -> str:
-        """``word`` as the index spells it, when it is 5 letters or more, neither the index nor
-        English has it, and one word of the index (without romaji's long vowels, which its keys
-        shorten) is nearest, one edit away (two from 9 letters): "caled" -> called, "tilles" -> tiles;
-        else ``word``."""
+        """``word`` as the index spells it, when it is 5 letters or more (4 when it is a word a
+        player declares: "tsmo" -> tsumo), neither the index nor English has it, and one word of
+        the index (without romaji's long vowels, which its keys shorten) is nearest, one edit away
+        (two from 9 letters): "caled" -> called, "tilles" -> tiles; else ``word``."""
         done = self._spelled.get(word)
         if done is not None:
             return done
         out = word
-        if len(word) >= 5 and word.isalpha() and not self._knows(word) and not _known_english(word):
+        if len(word) >= 4 and word.isalpha() and not self._knows(word) and not _known_english(word):
             near = self._typo_matches(romaji_key(word), 2 if len(word) >= 9 else 1)
             best = [k for k, dist in near if dist == near[0][1]] if near else []
+            if len(word) == 4:  # only a declared word ("tumo", its Kunrei spelling, is as near)
+                best = [k for k in best if k in _DECLARED]
             if len(best) == 1 and _ROMAJI_CHANGES.search(best[0]) is None:
                 out = best[0]
         if len(self._spelled) < 8192:

@@ -97,6 +97,37 @@ _JA_NEGATED: dict[str, tuple[str, ...]] = {"speak": ("無言", "黙って", "無
 _JA_NEGATIVE = re.compile(r"^[^、。,.!?！？がけどで]{0,6}?(?:ず|ない|なし|無し|なかっ|ません|忘れ)")
 
 
+#: step -> its romaji words, as club players type Japanese (a verb's stem with its endings: "iwanakatta"
+#: is 言わなかった, "misete" 見せて, "yoko ni shite" 横にして, "bou mo dashita" 棒も出した)
+_ROMAJI_STEP: dict[str, re.Pattern] = {
+    "speak": re.compile(r"^(?:iwa(?:na\w*|zu\w*)?|itta|iimashita|iu|hassei\w*|sengen\w*|koe|kooru|kouru)$"),
+    "sideways": re.compile(r"^(?:yoko\w*|mage(?:te|ta|na\w*|zu\w*)?)$"),
+    "deposit": re.compile(r"^(?:bou|riichibou|riichibo|tenbou|kyoutaku|kyotaku)$"),
+    "reveal": re.compile(r"^(?:mise(?:te|ta|ru|na\w*|zu\w*)?|ake(?:te|ta|na\w*|zu\w*)|tao(?:shi|sa|su)\w*"
+                         r"|sara(?:shi|sa|su)\w*|oopun)$"),
+}
+#: a romaji negative ending (言わなかった iwanakatta, 出さず dasazu, しない shinai, なし nashi)
+_ROMAJI_NEGATIVE = re.compile(r"(?:nakatta|nakat|nai|naide|nakute|zu|zuni|masen\w*|nashi)$")
+#: what ends a romaji clause: a negative after it governs nothing before it ("... kedo yoko ni shita")
+_ROMAJI_CLAUSE_END = frozenset({"kedo", "keredo", "ga", "demo", "shikashi", "but", "and", "then"})
+
+
+def _romaji(tokens: list[str], done: set[str], missing: set[str]) -> None:
+    """The steps of a query typed in romaji: a step's word, negated by its own ending
+    ("iwanakatta", "misezu") or by a negative within the next two words of its clause ("yoko ni
+    shinakatta", "bou nashi"); otherwise done ("yoko ni shite", "bou mo dashita")."""
+    for i, tok in enumerate(tokens):
+        for step, pattern in _ROMAJI_STEP.items():
+            if not pattern.match(tok):
+                continue
+            negated = _ROMAJI_NEGATIVE.search(tok) is not None
+            for nxt in tokens[i + 1:i + 4]:
+                if negated or nxt in _ROMAJI_CLAUSE_END:
+                    break
+                negated = _ROMAJI_NEGATIVE.search(nxt) is not None
+            (missing if negated else done).add(step)
+
+
 def _en_word_re(words: tuple[str, ...]) -> re.Pattern:
     parts = [re.escape(w[:-1]) + r"\w*" if w.endswith("*") else re.escape(w) for w in words]
     return re.compile(r"^(?:" + "|".join(parts) + r")$")
@@ -107,7 +138,9 @@ _EN_STEP_NEGATED = {step: _en_word_re(ws) for step, ws in _EN_NEGATED.items()}
 _JA_STEP = {step: tuple(fold(w) for w in ws) for step, ws in _JA_WORDS.items()}
 _JA_STEP_NEGATED = {step: tuple(fold(w) for w in ws) for step, ws in _JA_NEGATED.items()}
 _TOKEN = re.compile(r"[a-z0-9]+")
-_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"silen", "hand", "tehai", "turn"}
+_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws}
+               | {"silen", "hand", "tehai", "turn", "iwa", "itta", "iimashita", "iu", "hassei", "sengen", "koe",
+                  "kooru", "kouru", "mage", "bou", "kyotaku", "mise", "ake", "tao", "sara", "oopun"}
                | {w for ws in (*_JA_STEP.values(), *_JA_STEP_NEGATED.values()) for w in ws})
 
 
@@ -229,6 +262,7 @@ def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
         if "say" in folded or "mention" in folded:
             folded = _RULES_SAY.sub(" ", folded)
         _english(folded, done, missing)
+        _romaji(_TOKEN.findall(folded), done, missing)
         if not folded.isascii():
             _japanese(folded, done, missing)
     return frozenset(done - missing), frozenset(missing)
