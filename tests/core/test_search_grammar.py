@@ -223,6 +223,9 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("tehai wo taoshita kedo agari janai", "empty call for a win"),
     ("ron tte itta kedo tehai akete nai", "empty call for a win"),
     ("tsumo agari dahai shita ato", "tsumo win declared after discarding"),
+    # two calls on one tile told in order, by two players (a possessive is a caller too)
+    ("toimen protested that my chii came after he had already said pon", "simultaneous calls priority of calls"),
+    ("I said chii, then he said pon", "simultaneous calls priority of calls"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -277,6 +280,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "he drew before discarding",
     "said tsumo, he had not discarded yet", "tsumo shite kara dahai",  # the tsumo first, as it should be
     "pon shita kedo hai wo totta",  # the called tile taken
+    "he said chii and then he said pon",  # one player changing his call
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",
     "3 honba on the table, who gets them",  # fewer than five: no minimum

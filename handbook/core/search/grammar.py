@@ -230,8 +230,12 @@ _AT_ONCE = re.compile(r"\bsame\s+(?:time|tile|discard|moment)\b|\bat\s+once\b|\b
 #: "a second later": at once when said by another player ("I said chii, then toimen said pon a
 #: second later"), a call changed when by the same one ("said chii, then a second later pon")
 _MOMENT_LATER = re.compile(r"\b(?:a\s+|one\s+|split\s+|half\s+a\s+)?(?:second|moment)\s+later\b")
-_CALLER = re.compile(rf"\b(?P<who>{_SEAT}|i|he|she)\s+(?:\w+\s+){{0,2}}?"
-                     r"(?:said|called|declared|says|calls|shouted)\s+['\"’]?$")
+_CALLER = re.compile(rf"\b(?P<who>{_SEAT}|i|he|she|my|his|her)\s+(?:(?:\w+\s+){{0,2}}?"
+                     r"(?:said|called|declared|says|calls|shouted)\s+['\"’]?)?$")
+#: the caller told by a possessive is the one told by a pronoun ("my chii came after he said pon")
+_WHO = {"my": "i", "his": "he", "her": "she"}
+#: one call told after the other, by another player: "my chii came after he had already said pon"
+_ORDER = re.compile(r"\b(?:after|then|before|already|first)\b")
 
 
 _TWO_CALLERS = re.compile(r"\b(?:two|2|both)\s+(?:people|players|persons|of\s+them|opponents)\s+(?:\w+\s+)?"
@@ -250,9 +254,9 @@ def _calls_at_once(folded: str) -> bool:
         return False
     if _AT_ONCE.search(folded) is not None or _OTHER_CALLER.search(folded) is not None:
         return True
-    if _MOMENT_LATER.search(folded) is None:
+    if _MOMENT_LATER.search(folded) is None and _ORDER.search(folded) is None:
         return False
-    callers = {who.group("who") for m in calls
+    callers = {_WHO.get(who.group("who"), who.group("who")) for m in calls
                if (who := _CALLER.search(folded, max(0, m.start() - 30), m.start())) is not None}
     return len(callers) >= 2
 
