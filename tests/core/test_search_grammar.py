@@ -7,6 +7,7 @@ import pytest
 
 from handbook.core.search import fold
 from handbook.core.search.grammar import concepts
+from handbook.core.search.japanese import kana_fold
 from handbook.core.search.setting import drop_setting
 
 
@@ -474,3 +475,14 @@ def test_what_the_rules_leave_unsaid_is_no_call_and_no_silence(library):
     assert "rules not exhaustive" not in concepts(fold("he didn't say riichi"))
     first = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset="azrm")[:3]]
     assert "rule:11.2" in first and not any(r.startswith("penalty:") and "say" in r for r in first), first
+
+
+def test_a_foul_named_inside_a_japanese_sentence_counts_as_its_word(library):
+    """Japanese runs its words together: 先ヅモして手牌に入れちゃった holds the name 先ヅモ (drawing
+    too fast), which its content words (先, ヅモ) do not say apart; a name of many fouls
+    (テンパイ宣言) is no such word."""
+    index = library.warm()
+    assert index._names_within(kana_fold(fold("先ヅモして手牌に入れちゃった"))) == ["先つも"]
+    found = [h.ref for h in library.search("先ヅモして手牌に入れちゃった", ruleset="azrm") if h.kind != "term"][:3]
+    assert "drawing-too-fast" in found, found
+    assert not index._few_fouls(index._ja_word_unit(kana_fold(fold("テンパイ宣言"))))

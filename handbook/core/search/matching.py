@@ -19,6 +19,7 @@ from handbook.core.search.japanese import _LONGEST_NAME, _NO_DOCS, _bigrams, kan
 
 _HOW_MANY = re.compile(r"\bhow (many|much)\b")
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
+FEW_FOULS = 3  # fouls: a name inside a Japanese sentence naming no more counts as a word of it
 
 
 
@@ -222,6 +223,24 @@ class _Matching:
                     for doc, w in names.get(seg[a:b], ()):
                         yield doc, w * (0.4 + 0.6 * (b - a) / len(seg))
 
+    def _few_fouls(self, unit: dict[int, float]) -> bool:
+        """Whether the penalty rows among ``unit``'s documents are rows of :data:`FEW_FOULS` fouls
+        or fewer (先ヅモ names one; テンパイ宣言 five, and says little on its own)."""
+        docs = self.docs
+        return len({docs[d].hit.ref for d in unit if docs[d].hit.kind == "penalty"}) <= FEW_FOULS
+
+    def _names_within(self, seg: str) -> list[str]:
+        """The names of 3 characters or more standing inside a sentence ``seg``, longest first,
+        none overlapping one taken before."""
+        names = self._ja_name_index
+        found = [(a, b) for a in range(len(seg)) for b in range(a + 3, min(len(seg), a + _LONGEST_NAME) + 1)
+                 if b - a < len(seg) and seg[a:b] in names]
+        taken: list[tuple[int, int]] = []
+        for a, b in sorted(found, key=lambda ab: ab[0] - ab[1]):
+            if all(b <= x or a >= y for x, y in taken):
+                taken.append((a, b))
+        return [seg[a:b] for a, b in sorted(taken)]
+
     def _ja_pairs(self, seg: str):
         """A sentence (手牌を倒して見せてしまった): the share of its character pairs a field holds,
         each pair counted by its rarity; pairs found nowhere (particles) do not count."""
@@ -235,6 +254,39 @@ class _Matching:
         for doc, a in acc.items():
             yield doc, 0.8 * a / total
 
+    def _ja_sentence_units(self, q: str, raw: str) -> list[tuple[dict[int, float], int, bool]]:
+        """The units of a Japanese sentence's content words (see :meth:`_units`), and of the names
+        of a few fouls standing inside it."""
+        out: list[tuple[dict[int, float], int, bool]] = []
+        raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
+        ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
+        if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
+            for w in ja_words:
+                word = kana_fold(fold(w))
+                unit = self._ja_word_unit(word)
+                # a kanji run with a suffix or prefix no field has (和了放棄中, 配牌時): its
+                # longest part that some field holds
+                n = len(word) - 1
+                while not unit and n >= 2:
+                    for part in dict.fromkeys((word[:n], word[-n:])):
+                        unit = self._ja_word_unit(part)
+                        if unit:
+                            break
+                    n -= 1
+                if unit:
+                    out.append((unit, len(unit), False))
+            # the name of a few fouls standing inside the sentence, across its words
+            # (先ヅモして手牌に入れちゃった holds 先ヅモ: 先 and ヅモ) is a word of it too
+            # (a run of kana alone, りゅうきょく, is one word: as リュウキョク, nothing inside it)
+            folded_words = {kana_fold(fold(w)) for w in ja_words}
+            for seg in _CJK.findall(q) if ja_words else ():
+                for name in self._names_within(kana_fold(seg)):
+                    if not any(name in w for w in folded_words):
+                        unit = self._ja_word_unit(name)
+                        if unit and self._few_fouls(unit):
+                            out.append((unit, len(unit), False))
+        return out
+
     def _units(self, q: str, raw: str = "", *, join: bool = True, ruleset: str | None = None,
                editions: bool = False) -> tuple[list[tuple[dict[int, float], int, bool]], str, bool]:
         """The query's units (one per Japanese segment, per content word of a Japanese sentence
@@ -247,23 +299,7 @@ class _Matching:
             unit = self.japanese_unit(folded)
             units.append((unit, self._ja_rarity(folded, unit), False))
         if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
-            raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
-            ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
-            if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
-                for w in ja_words:
-                    word = kana_fold(fold(w))
-                    unit = self._ja_word_unit(word)
-                    # a kanji run with a suffix or prefix no field has (和了放棄中, 配牌時): its
-                    # longest part that some field holds
-                    n = len(word) - 1
-                    while not unit and n >= 2:
-                        for part in dict.fromkeys((word[:n], word[-n:])):
-                            unit = self._ja_word_unit(part)
-                            if unit:
-                                break
-                        n -= 1
-                    if unit:
-                        units.append((unit, len(unit), False))
+            units += self._ja_sentence_units(q, raw)
         latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
