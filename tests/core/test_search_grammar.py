@@ -227,6 +227,10 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     # two calls on one tile told in order, by two players (a possessive is a caller too)
     ("toimen protested that my chii came after he had already said pon", "simultaneous calls priority of calls"),
     ("I said chii, then he said pon", "simultaneous calls priority of calls"),
+    # a pon or chii shown with two tiles that cannot make it
+    ("pon shown with 3m and 4m, he caught it himself before discarding", "invalid group"),
+    ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
+    ("chii with 3p and 8p", "invalid group"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
@@ -255,7 +259,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "can you pon after riichi", "ron on the same tile twice", "riichi then pon", "drew a tile, then discarded",
     "pon 5m5m5m", "called chi 3-4-5m", "kan of 6666p", "chii 678s", "ポンで5m5m5m",
     "chii 2p with 3p4p then discarded 6p", "pon'd 7p and discarded 8p", "chii 3p with 2p4p then discarded 6p",
-    "E is in riichi. S called pon on W's discard", "caled pon, put out 2 pin and 3 pin with the discarded 2 pin",
+    "E is in riichi. S called pon on W's discard",
     "can I ankan in riichi", "pon after riichi", "closed kan with four 5m", "minkan, then discarded the rinshan tile",
     "dealt in to the dealer", "pon with three 5s and a 5s", "declared riichi and discarded the 3m from his hand",
     "chii on 3s and then discarded 5s 6s 7s", "called pon, showed the pair, then discarded",
@@ -282,6 +286,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "said tsumo, he had not discarded yet", "tsumo shite kara dahai",  # the tsumo first, as it should be
     "pon shita kedo hai wo totta",  # the called tile taken
     "he said chii and then he said pon",  # one player changing his call
+    "chii 2p with 3p4p", "pon 7p with 7p 7p",  # two tiles that make the call
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",
     "3 honba on the table, who gets them",  # fewer than five: no minimum

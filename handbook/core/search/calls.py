@@ -25,8 +25,29 @@ def _call_kind(word: str) -> str:
     return _KIND.get(word, word)
 
 
+#: the two tiles a pon or a chii is shown with ("pon shown with 3m and 4m", "chii with 3p 7p"), no
+#: third one after them
+_SHOWN_PAIR = re.compile(
+    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,25}}?\b(?:with|using|showed|showing|exposed|revealed"
+    rf"|put\s+out|laid\s+out)\s+(?:(?:a|the|his|her|only)\s+)?(?P<a>{TILE})\s*(?:and\s+|&\s*|\+\s*|,\s*|/\s*)?"
+    rf"(?P<b>{TILE})(?!\s*(?:and\s+|,\s*|&\s*|\+\s*)?[1-9])")
+
+
+def _pair_cannot_make(kind: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
+    """Whether the two tiles from the hand cannot make the call with any tile: a pon needs two
+    alike, a chii two of one suit one or two apart."""
+    if kind == "pon":
+        return a != b
+    return a[1] != b[1] or abs(a[0] - b[0]) not in (1, 2)
+
+
 def invalid_group(folded: str) -> bool:
-    """A pon, chii or kan followed (within a few words) by tiles written out that do not make it."""
+    """A pon, chii or kan followed (within a few words) by tiles written out that do not make it,
+    or a pon or chii shown with two tiles that cannot make it."""
+    for m in _SHOWN_PAIR.finditer(folded):
+        a, b = tile(m.group("a")), tile(m.group("b"))
+        if a is not None and b is not None and _pair_cannot_make(_call_kind(m.group("call")), a, b):
+            return True
     for call in _CALL_WORD.finditer(folded):
         kind = _call_kind(call.group(0))
         group = GROUP.search(folded, call.end(), call.end() + 40)
