@@ -231,6 +231,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("pon shown with 3m and 4m, he caught it himself before discarding", "invalid group"),
     ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
     ("chii with 3p and 8p", "invalid group"),
+    ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))

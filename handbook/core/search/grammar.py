@@ -135,6 +135,7 @@ _SEVERAL_WIN_EN = re.compile(
 _SEVERAL_WIN_JA = re.compile(r"(二人|2人|ふたり|両方|二家|2家|複数|同時|3人|三人|三家)[^。]{0,6}(ロン|ろん|和了|アガリ|あがり|上がり|あが)")
 
 _DEAD = (r"(?:dead\s+hand|deadhand|agari\s*houki|agari\s*hoki|和了放棄|あがり放棄|あがりほうき|死に手|しにて"
+         r"|\bshin(?:i|de|da|deru|deiru)\s*te\b"  # 死に手, 死んでる手 in romaji
          r"|\bhand\s+(?:was|is|had\s+been|has\s+been|got|became)\s+(?:ruled\s+|declared\s+|made\s+|called\s+)?dead\b"
          r"|\b(?:declared|ruled|made|called|pronounced)\s+(?:his\s+|her\s+|their\s+|the\s+|my\s+)?hand\s+dead\b)")
 #: the next sentence, when it goes on with the same player's story ("... a dead hand. Now she declared riichi")
@@ -421,8 +422,8 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
-    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて"), _DEAD_THEN_CALL, "calling with a dead hand"),
-    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_CALL, "calling with a dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
