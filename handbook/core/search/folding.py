@@ -12,6 +12,8 @@ from collections import Counter
 
 import snowballstemmer
 
+from handbook.core.search.romaji import GROUPS as ROMAJI_VERB_GROUPS
+
 STOPWORDS = frozenset("""
 a an the of to in on at for and or is are be by with from as it its this that what when how does do
 if into then than but was were been being am has have had having did done doing got get gets getting
@@ -264,6 +266,17 @@ for _group in SYNONYMS:
     _stems_of_group = tuple(dict.fromkeys(_stemmer.stemWord(w) for w in _group))
     for _s in _stems_of_group:
         _SYNONYM_OF[_s] = tuple(x for x in _stems_of_group if x != _s)
+
+#: a romaji verb form's stem -> its English word's stem and that word's synonyms
+#: (:mod:`handbook.core.search.romaji`); one way: the English word gains no romaji synonyms, and a
+#: form :data:`SYNONYMS` has already keeps its group there
+ROMAJI_VERB_OF: dict[str, tuple[str, ...]] = {}
+for _english, *_romaji in ROMAJI_VERB_GROUPS:
+    _home = _stemmer.stemWord(_english)
+    for _f in _romaji:
+        _s = _stemmer.stemWord(romaji_key(_f))
+        if _s not in _SYNONYM_OF and _s != _home:
+            ROMAJI_VERB_OF.setdefault(_s, (_home, *_SYNONYM_OF.get(_home, ())))
 
 
 @functools.lru_cache(maxsize=1024)

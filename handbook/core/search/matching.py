@@ -13,7 +13,7 @@ from collections import defaultdict
 from handbook.core.model import Hit
 from handbook.core.search.doc import _Doc
 from handbook.core.search.folding import (
-    _CJK, _JA_WORD, _ROMAJI_CHANGES, _SYNONYM_OF, _WORD, STOPWORDS, _damerau_levenshtein, _deletions, _known_english,
+    _CJK, _JA_WORD, _ROMAJI_CHANGES, _SYNONYM_OF, _WORD, ROMAJI_VERB_OF, STOPWORDS, _damerau_levenshtein, _deletions, _known_english,
     _stem, fold, lemma, romaji_bases, romaji_key, words)
 from handbook.core.search.japanese import _LONGEST_NAME, _NO_DOCS, _bigrams, kana_fold
 
@@ -45,10 +45,11 @@ class _Matching:
                 found.setdefault(bkey, 0.95)
             for k in self._stems.get(_stem(bkey), ()):
                 found.setdefault(k, 0.9)
-        for other in _SYNONYM_OF.get(_stem(romaji_key(base)), ()):
+        bstem = _stem(romaji_key(base))
+        for other in _SYNONYM_OF.get(bstem) or ROMAJI_VERB_OF.get(bstem, ()):
             for k in self._stems.get(other, ()):
                 found.setdefault(k, 0.75)
-        if not found and key.isalpha():  # a romaji verb form: agatta -> agari
+        if key.isalpha() and not any(q >= 0.9 for q in found.values()):  # a romaji verb form: agatta -> agari
             found.update((b, 0.85) for b in romaji_bases(key) if b in self._postings)
         if len(key) >= 2 and (is_last or len(key) >= 4):
             i = bisect.bisect_left(self._keys, key)
