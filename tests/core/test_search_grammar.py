@@ -232,6 +232,10 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
     ("chii with 3p and 8p", "invalid group"),
     ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji
+    # a riichi missing two of its three steps, the word riichi said or not
+    ("koe mo dasazu tenbou mo okazu ni yoko ni kitta dake", "empty riichi declaration"),
+    ("turned a tile sideways, no word and no stick", "empty riichi declaration"),
+    ("said riichi but did not turn the tile and did not put a stick out", "empty riichi declaration"),
 ])
 def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, words):
     assert words in concepts(fold(query)), (query, concepts(fold(query)))

@@ -456,9 +456,11 @@ PAIRED: tuple[tuple[re.Pattern, re.Pattern, str], ...] = (
 
 
 def _empty_riichi(folded: str) -> bool:
-    """A riichi only said: the sideways tile and the stick both missing (AZRM §6.1's three steps)."""
+    """A riichi missing two of AZRM §6.1's three steps: only said (the sideways tile and the stick
+    missing), or only a tile turned or a stick put out ("koe mo dasazu tenbou mo okazu ni yoko ni
+    kitta dake")."""
     _done, missing = steps(folded)
-    return {"sideways", "deposit"} <= missing and "speak" not in missing
+    return len(missing & _RIICHI_STEP_FOUL.keys()) == 2
 
 
 #: the riichi declaration's steps (AZRM §6.1: say it, turn the tile, put out the deposit) -> the
@@ -628,7 +630,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (tuple("0123456789"), _when(invalid_group, "invalid group"), "invalid group"),
     (("",), _when(_calls_at_once, "simultaneous calls priority of calls"), "priority of calls"),
     (("tenpai", "noten", "てんぱい", "聴牌"), tenpai_declaration, ""),
-    (("riichi", "reach", "りーち", "立直"), _when(_empty_riichi, "empty riichi declaration"), "empty riichi"),
+    (("riichi", "reach", "りーち", "立直", "yoko", "sideways"), _when(_empty_riichi, "empty riichi declaration"),
+     "empty riichi"),
     (("riichi", "reach", "richi", "りーち", "立直"), _riichi_step_missing, None),
     (("riichi", "rii", "richi", "reach", "りーち", "立直"), _when(_riichi_player_calls, "calling during riichi"), None),
     (("pon", "pong", "chi", "chow"), _when(swap_by_tiles, "swap calling kuikae"), None),
