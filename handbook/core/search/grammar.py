@@ -276,7 +276,10 @@ _WINS = {"ron", "tsumo"}
 #: one said, the other meant: "said ron ... clearly meant tsumo", "tsumo no tsumori de ron to itta"
 _MEANT = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan)(?![a-z])['\"’]?[^.;?]{0,50}?\b(?:meant|means|wanted\s+to\s+say"
                     r"|should\s+have\s+(?:been|said))\s+(?P<b>ron|tsumo|pon|chii|chi|kan)(?![a-z])"
-                    r"|\b(?P<b2>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\s+de\s+(?P<a2>ron|tsumo|pon|chii|chi|kan)\b")
+                    r"|\b(?P<b2>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\s+de\s+(?P<a2>ron|tsumo|pon|chii|chi|kan)\b"
+                    # "agari tte itta kedo ron no tsumori datta": said one, meant the other
+                    r"|\b(?P<a3>ron|tsumo|pon|chii|chi|kan|agari)\s+(?:tte|to)\s+(?:itta|iimashita|itchatta)\b[^.;?]{0,20}?"
+                    r"\b(?P<b3>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\b")
 #: a ron said on a tile the player drew: "said ron on a tile he drew himself"
 _RON_ON_OWN_DRAW = re.compile(r"(?<![a-z])ron(?![a-z])['\"’]?\s+on\s+(?:a|the)\s+tile\s+(?:he|she|they)\s+(?:had\s+)?"
                               r"(?:just\s+)?drew\b|(?<![a-z])ron(?![a-z])[^.;?]{0,20}?\bown\s+draw\b")
@@ -290,10 +293,10 @@ def _said_instead(folded: str) -> str | None:
     m = _INSTEAD.search(folded) or _MEANT.search(folded)
     if m is None:
         return None
-    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a2"), m.group("b2"))
+    a, b = next((m.group(x), m.group(y)) for x, y in (("a", "b"), ("a2", "b2"), ("a3", "b3")) if m.group(x))
     if _call_kind(a) == _call_kind(b):
         return None
-    return "confusing win declaration" if {a, b} <= _WINS else "confusing call"
+    return "confusing win declaration" if {a, b} <= _WINS | {"agari"} else "confusing call"
 
 
 # a question about what a player with a dead hand may still do (choose discards, be tenpai, get the
