@@ -232,6 +232,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
     ("chii with 3p and 8p", "invalid group"),
     ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji
+    ("pon tte itta kedo shimocha ga mou tsumotteta", "calling too late after the next player has drawn"),
+    ("chii shita ato nanjun made hai wo toranakute ii?", "not taking the called tile"),
     ("agari tte itta kedo ron no tsumori datta", "confusing win declaration"),  # said one, meant the other
     ("pon tte itta kedo chii no tsumori", "confusing call"),
     # a riichi missing two of its three steps, the word riichi said or not

@@ -109,7 +109,7 @@ _NOT_TAKEN = re.compile(
     r"(?:pond|river|discards|kawa)\b"
     r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
     r"(?:the\s+)?(?:called|claimed)\s+tile\b"
-    r"|\b(?:(?:hai|pai)\s+(?:wo\s+|o\s+)?)?(?:tora(?:nakatta|nai|naide|zu\w*)|totte\s+(?:i)?na(?:i|katta))\b)")
+    r"|\b(?:(?:hai|pai)\s+(?:wo\s+|o\s+)?)?(?:tora(?:nakatta|nai|naide|nakute|zu\w*)|totte\s+(?:i)?na(?:i|katta))\b)")
 #: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
 #: call went on (a discard, the tiles shown), else it is a call said and not made
 _NOT_TAKEN_LOOSE = re.compile(

@@ -167,7 +167,9 @@ _CALL_AFTER_DRAW = re.compile(
     r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b"
     # the draw told first: "West drew his tile before North's pon call"
     r"|\b(?:drew|drawn|draws)\b[^.;?]{0,40}?\bbefore\b[^.;?]{0,30}?(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|ron)"
-    r"(?![a-z])")
+    r"(?![a-z])"
+    # in romaji: "pon tte itta kedo shimocha ga mou tsumotteta" (had already drawn)
+    r"|(?<![a-z])(?:pon|chii|chi|kan|ron)(?![a-z])[^.;?]{0,40}?\bmou\s+(?:tsumot\w*|tsumo\s+shi\w*|hii\w*)")
 # tiles shown that are not the player's own: an opponent's hand, another seat's tiles, the dead wall
 _SEAT = r"(?:opponent|opponents|other\s+player|another\s+player|someone\s+else|neighbou?r|east|south|west|north|" \
         r"kamicha|shimocha|toimen|dealer)"
@@ -432,7 +434,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
     (("ron",), _RON_ON_ADDED_TILE, "robbing a kan chankan"),
     (("tile",), _CALLED_TILE_PLACED, "wrong placement of the called tile"),
-    (("drawn", "drew", "draws", "picked", "took", "taken"), _CALL_AFTER_DRAW,
+    (("drawn", "drew", "draws", "picked", "took", "taken", "mou"), _CALL_AFTER_DRAW,
      "calling too late after the next player has drawn"),
     (("ron", "tsumo", "mahjong", "agari", "ended", "ryu", "exhaustive", "ろん", "つも", "和了", "あがり", "流局",
       "りゅうきょく"), _WIN_THEN_PLAY,
