@@ -233,6 +233,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("chii with 3p and 8p", "invalid group"),
     ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji
     ("pon tte itta kedo shimocha ga mou tsumotteta", "calling too late after the next player has drawn"),
+    ("West ponned, skipping North, but North had already drawn his tile", "calling too late after the next player has drawn"),
     ("chii shita ato nanjun made hai wo toranakute ii?", "not taking the called tile"),
     ("agari tte itta kedo ron no tsumori datta", "confusing win declaration"),  # said one, meant the other
     ("pon tte itta kedo chii no tsumori", "confusing call"),
@@ -358,6 +359,7 @@ from handbook.core.search.negation import steps  # noqa: E402
     ("riichi sengen shita kedo yoko ni shinakatta", {"speak"}, {"sideways"}),
     ("bou nashi de riichi", set(), {"deposit"}),
     ("tehai wo misezu ni tenpai to itta", {"speak"}, {"reveal"}),
+    ("riichi tte itta kedo tenbou dasu no wasureta", {"speak"}, {"deposit"}),  # forgot to
     ("I bought a bounce", set(), set()),
     # the rows' own fouls
     ("Riichi declaration without the 1,000-point deposit", set(), {"deposit"}),

@@ -162,7 +162,7 @@ _DISCARD_THEN_TSUMO = re.compile(
 # a call made once the next player had drawn: the call, then "after" and a draw
 _CALL_AFTER_DRAW = re.compile(
     r"(?<![a-z])ron(?![a-z])[^.;?]{0,30}?\bbut\s+(?:\w+\s+){1,2}(?:had\s+)?(?:already\s+)?(?:drawn|drew)\b|"
-    r"(?<![a-z])(?:pon|pong|chii|chi|chow|kan|kong|called|calls?|claimed|claims?)(?![a-z])"
+    r"(?<![a-z])(?:pon|pong|ponned|chii|chi|chow|kan|kong|called|calls?|claimed|claims?)(?![a-z])"
     r"[^.;?]{0,20}?\b(?:after|when|once|but)\b[^.;?]{0,30}?\b(?:had\s+|has\s+|already\s+|allready\s+)*"
     r"(?:drawn|drew|draws|picked|taken\s+(?:his|her|their|a)\s+tile|took\s+(?:his|her|their|a)\s+tile)\b"
     # the draw told first: "West drew his tile before North's pon call"

@@ -107,7 +107,7 @@ _ROMAJI_STEP: dict[str, re.Pattern] = {
                          r"|sara(?:shi|sa|su)\w*|oopun)$"),
 }
 #: a romaji negative ending (言わなかった iwanakatta, 出さず dasazu, しない shinai, なし nashi)
-_ROMAJI_NEGATIVE = re.compile(r"(?:nakatta|nakat|nai|naide|nakute|zu|zuni|masen\w*|nashi)$")
+_ROMAJI_NEGATIVE = re.compile(r"(?:nakatta|nakat|nai|naide|nakute|zu|zuni|masen\w*|nashi)$|^wasure")  # or forgot
 #: what ends a romaji clause: a negative after it governs nothing before it ("... kedo yoko ni shita")
 _ROMAJI_CLAUSE_END = frozenset({"kedo", "keredo", "ga", "demo", "shikashi", "but", "and", "then"})
 
