@@ -112,20 +112,28 @@ _ROMAJI_NEGATIVE = re.compile(r"(?:nakatta|nakat|nai|naide|nakute|zu|zuni|masen\
 _ROMAJI_CLAUSE_END = frozenset({"kedo", "keredo", "ga", "demo", "shikashi", "but", "and", "then"})
 
 
-def _romaji(tokens: list[str], done: set[str], missing: set[str]) -> None:
+#: any step's romaji word, each step a named group (one match a word)
+_ROMAJI_ANY = re.compile("|".join(f"(?P<{step}>{p.pattern[1:-1]})" for step, p in _ROMAJI_STEP.items()))
+_ROMAJI_ANY_WORD = re.compile(r"\b(?:" + _ROMAJI_ANY.pattern + r")\b")
+
+
+def _romaji(folded: str, done: set[str], missing: set[str]) -> None:
     """The steps of a query typed in romaji: a step's word, negated by its own ending
     ("iwanakatta", "misezu") or by a negative within the next two words of its clause ("yoko ni
     shinakatta", "bou nashi"); otherwise done ("yoko ni shite", "bou mo dashita")."""
+    if _ROMAJI_ANY_WORD.search(folded) is None:
+        return
+    tokens = _TOKEN.findall(folded)
     for i, tok in enumerate(tokens):
-        for step, pattern in _ROMAJI_STEP.items():
-            if not pattern.match(tok):
-                continue
-            negated = _ROMAJI_NEGATIVE.search(tok) is not None
-            for nxt in tokens[i + 1:i + 4]:
-                if negated or nxt in _ROMAJI_CLAUSE_END:
-                    break
-                negated = _ROMAJI_NEGATIVE.search(nxt) is not None
-            (missing if negated else done).add(step)
+        m = _ROMAJI_ANY.fullmatch(tok)
+        if m is None:
+            continue
+        negated = _ROMAJI_NEGATIVE.search(tok) is not None
+        for nxt in tokens[i + 1:i + 4]:
+            if negated or nxt in _ROMAJI_CLAUSE_END:
+                break
+            negated = _ROMAJI_NEGATIVE.search(nxt) is not None
+        (missing if negated else done).add(m.lastgroup)
 
 
 def _en_word_re(words: tuple[str, ...]) -> re.Pattern:
@@ -262,7 +270,7 @@ def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
         if "say" in folded or "mention" in folded:
             folded = _RULES_SAY.sub(" ", folded)
         _english(folded, done, missing)
-        _romaji(_TOKEN.findall(folded), done, missing)
+        _romaji(folded, done, missing)
         if not folded.isascii():
             _japanese(folded, done, missing)
     return frozenset(done - missing), frozenset(missing)
