@@ -231,6 +231,8 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("pon shown with 3m and 4m, he caught it himself before discarding", "invalid group"),
     ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
     ("chii with 3p and 8p", "invalid group"),
+    ("ポンしたのに順子で晒した", "invalid group"),  # a pon shown as a run
+    ("pon shita no ni shuntsu de sarashita", "invalid group"),
     ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji
     ("pon tte itta kedo shimocha ga mou tsumotteta", "calling too late after the next player has drawn"),
     ("West ponned, skipping North, but North had already drawn his tile", "calling too late after the next player has drawn"),
@@ -296,6 +298,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "said tsumo, he had not discarded yet", "tsumo shite kara dahai",  # the tsumo first, as it should be
     "pon shita kedo hai wo totta",  # the called tile taken
     "he said chii and then he said pon",  # one player changing his call
+    "ポンして刻子を晒した",  # a pon shown as a triplet
     "chii 2p with 3p4p", "pon 7p with 7p 7p",  # two tiles that make the call
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody
     "called tsumo, knocked his hand down, it was a real win",

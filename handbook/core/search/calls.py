@@ -125,3 +125,10 @@ _WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put
 def not_taken(folded: str) -> bool:
     """A call whose tile was never taken (see :data:`_NOT_TAKEN`, :data:`_NOT_TAKEN_LOOSE`)."""
     return bool(_NOT_TAKEN.search(folded) or (_NOT_TAKEN_LOOSE.search(folded) and _WENT_ON.search(folded)))
+
+
+#: a call shown as a group of the other kind, in Japanese or romaji: a pon laid out as a run
+#: (ポンしたのに順子で晒した, "pon shita no ni shuntsu"), a chii as a triplet or a pair
+KIND_MISMATCH = re.compile(r"ぽん[^。、,.?]{0,8}?(?:順子|しゅんつ)|ちー[^。、,.?]{0,8}?(?:刻子|こーつ|対子|といつ)"
+                           r"|\bpon\b[^.;?]{0,20}?\bshuntsu\b|\bchii?\b[^.;?]{0,20}?\b(?:koutsu|kotsu|toitsu)\b")
+
