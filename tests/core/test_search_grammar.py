@@ -231,6 +231,7 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("pon shown with 3m and 4m, he caught it himself before discarding", "invalid group"),
     ("caled pon, put out 2 pin and 3 pin with the discarded 2 pin", "invalid group"),
     ("chii with 3p and 8p", "invalid group"),
+    ("dead hand no toki riichi dekiru?", "what a dead hand may still do minor chombo dead hand"),
     ("ポンしたのに順子で晒した", "invalid group"),  # a pon shown as a run
     ("pon shita no ni shuntsu de sarashita", "invalid group"),
     ("shinde te de pon shita", "calling with a dead hand"),  # 死んでる手, in romaji

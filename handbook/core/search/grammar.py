@@ -310,7 +310,8 @@ _DEAD_QUESTION = re.compile(
     rf"{_DEAD}[^.。;?]{{0,40}}?\b(?:can|could|may|still|allowed\s+to|have\s+to|must)\b[^.;?]{{0,30}}?\b{_MAY_DO}\b"
     rf"|\b(?:can|could|may|does|do|must)\s+(?:i|you|he|she|they|a|the|player)\b[^.;?]{{0,30}}?{_DEAD}[^.;?]{{0,40}}?\b{_MAY_DO}\b"
     rf"|\bwith\s+a\s+{_DEAD}\s+(?:do|can|may|must)\s+(?:i|you|he|she|they)\b[^.;?]{{0,30}}?\b{_MAY_DO}\b"
-    rf"|{_DEAD}[^。]{{0,30}}?(?:もらえ|返して|返され|捨て牌を選|選べ|てんぱい|聴牌|りーち|鳴け)")
+    rf"|{_DEAD}[^。]{{0,30}}?(?:もらえ|返して|返され|捨て牌を選|選べ|てんぱい|聴牌|りーち|鳴け)"
+    rf"|{_DEAD}[^.;?]{{0,30}}?\b{_MAY_DO}\s+(?:dekiru|dekimasu|shite\s*(?:mo\s*)?ii)\b")  # in romaji
 
 
 # a called group named by its tiles' names that is not one: "kan, showed three hatsu and a haku"
@@ -430,7 +431,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_CALL, "calling with a dead hand"),
     (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
-    (("dead", "houki", "hoki", "放棄", "ほうき"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
+    (("dead", "houki", "hoki", "放棄", "ほうき", "shin"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("ぽん", "ちー", "shuntsu", "koutsu", "kotsu", "toitsu"), KIND_MISMATCH, "invalid group"),
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
