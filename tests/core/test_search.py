@@ -382,10 +382,11 @@ def test_a_typo_is_not_split_into_two_short_words(library):
     assert index.compound_parts("riichistick") == ("riichi", "stick")
 
 
-@pytest.mark.parametrize("query", ["ノーテンリーチ 流局", "ノーテンリーチ 流局 親", "ノーテン立直 流局"])
+@pytest.mark.parametrize("query", ["ノーテンリーチ 流局", "ノーテンリーチ 流局 親", "ノーテン立直 流局",
+                                   "ノーテンリーチ 流局 チョンボ"])
 def test_a_japanese_name_typed_beside_another_word_keeps_its_weight(library, query):
     """A foul's Japanese name typed between spaces is as rare as the documents holding it (13 for
-    ノーテンリーチ), not as common as those sharing a character pair with it (153): the second
-    word does not bury it."""
+    ノーテンリーチ), not as common as those sharing a character pair with it (153), and named
+    exactly, as it would be typed alone: the other words do not bury it."""
     found = [h.ref for h in library.search(query, ruleset="wrc-2025") if h.kind == "penalty"][:3]
     assert "noten-riichi" in found, found

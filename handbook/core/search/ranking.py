@@ -379,7 +379,7 @@ class _Ranking:
         # sharing a stem of the query (a phrase or a word pair needs a shared stem)
         exact_docs, pair_docs = self._exact_docs, self._pair_docs
         exact: set[int] = set()
-        for f in qforms:
+        for f in qforms | _ja_names_apart(qja):
             exact.update(exact_docs.get(f, ()))
         sharing = self._title_shares(qset, ruleset, editions)
         pair_count: dict[int, int] = {}
@@ -493,3 +493,10 @@ class _Ranking:
         out = sorted(picks.values(), key=lambda x: (fouls.index(self.docs[x[1]].foul), -x[0]))
         return [_with_score(self.docs[d].hit, s) for s, d in out[:limit]]
 
+
+def _ja_names_apart(qja: str) -> set[str]:
+    """The Japanese words of a query typed side by side ("ノーテンリーチ 流局 チョンボ"), of 3
+    characters or more: each is named exactly, as a name typed alone would be."""
+    if " " not in qja or qja.isascii():
+        return set()
+    return {seg for seg in qja.split() if len(seg) >= 3 and not seg.isascii()}
