@@ -26,9 +26,11 @@ more weakly, the Japanese, kana and romaji of every glossary term that cites the
 sections, which have no Japanese subtitle, are reached in Japanese and romaji too.
 
 A Japanese sentence is also matched by its content words (kanji and katakana runs; a run no field
-holds, 和了放棄中, by its longest part some field holds); romaji particles (ni, wo, ga, ka…) are
-filler; words read as one romaji name fall back to the words one by one where the chosen ruleset
-lacks the name.
+holds, 和了放棄中, by its longest part some field holds) and by the name of a few fouls standing
+inside it across its words (先ヅモして… holds 先ヅモ); romaji particles (ni, wo, ga, ka, kedo…) and
+the verb "to do" are filler; a Japanese verb typed in romaji and conjugated (kakushiteta, okureta)
+meets the English word the rules use for the act (:mod:`~handbook.core.search.romaji`); words read
+as one romaji name fall back to the words one by one where the chosen ruleset lacks the name.
 
 Ranking: every field has a weight (a title or term beats an alias, which beats a definition,
 which beats body text); each query word counts by how rare it is in the corpus (idf), and a
@@ -41,8 +43,8 @@ section or the rows that carry that reference (after a ruleset's name, "EMA 3.3.
 first). "never", "didn't", "forgot" and "not" count as one word for the name bonuses.
 
 The package, part by part: :mod:`~handbook.core.search.folding` (text folding, romaji keys, stems,
-stopwords, synonyms), :mod:`~handbook.core.search.japanese` (kana folding, readings, character
-pairs), :mod:`~handbook.core.search.index` (the documents and their weighted fields),
+stopwords, synonyms), :mod:`~handbook.core.search.romaji` (Japanese verbs typed in romaji),
+:mod:`~handbook.core.search.japanese` (kana folding, readings, character pairs), :mod:`~handbook.core.search.index` (the documents and their weighted fields),
 :mod:`~handbook.core.search.matching` (a query's words against the index),
 :mod:`~handbook.core.search.ranking` (the stages of :data:`~handbook.core.search.ranking.STAGES`
 and every weight in :class:`~handbook.core.search.ranking.Weights`) and
