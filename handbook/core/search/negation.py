@@ -19,7 +19,9 @@ word: "no word", "said nothing", "tile not turned", "discarded normally"; and a 
 "didn't turn a tile or put a stick down".) A step is *negated* when a negation (not, never, no, without, didn't, forgot to; ず, ない, なし)
 governs it: in English the first word after the negation that is not a filler ("the", "his",
 "actually", a number) or a general verb ("put", "place", "make"); in Japanese a negative ending
-a few characters after the step's word, within one clause. Otherwise a step named is *done*.
+a few characters after the step's word, within one clause; in romaji a verb's negative ending on
+the step's word or on one of the next three words of its clause ("iwanakatta", "yoko ni
+shinakatta", "bou nashi", "tenbou dasu no wasureta"). Otherwise a step named is *done*.
 
 Then (:func:`factor`): a row whose foul lacks a step the query says was missing ranks higher; a
 row whose foul lacks a step the query says was done, or that names as done a step the query
@@ -119,7 +121,7 @@ _ROMAJI_ANY_WORD = re.compile(r"\b(?:" + _ROMAJI_ANY.pattern + r")\b")
 
 def _romaji(folded: str, done: set[str], missing: set[str]) -> None:
     """The steps of a query typed in romaji: a step's word, negated by its own ending
-    ("iwanakatta", "misezu") or by a negative within the next two words of its clause ("yoko ni
+    ("iwanakatta", "misezu") or by a negative within the next three words of its clause ("yoko ni
     shinakatta", "bou nashi"); otherwise done ("yoko ni shite", "bou mo dashita")."""
     if _ROMAJI_ANY_WORD.search(folded) is None:
         return
