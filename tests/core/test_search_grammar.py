@@ -238,6 +238,10 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("pon tte itta kedo shimocha ga mou tsumotteta", "calling too late after the next player has drawn"),
     ("West ponned, skipping North, but North had already drawn his tile", "calling too late after the next player has drawn"),
     ("chii shita ato nanjun made hai wo toranakute ii?", "not taking the called tile"),
+    ("South said chii on toimen's discard, then immediately 'no no, pon'", "changing a call"),
+    ("in riichi she drew the 8p and threw a 2s out of her hand instead", "discarding from the hand in riichi"),
+    ("after calling pon she discarded first and only then put her pair of 8m face up",
+     "discarding before revealing the called tiles"),
     ("agari tte itta kedo ron no tsumori datta", "confusing win declaration"),  # said one, meant the other
     ("pon tte itta kedo chii no tsumori", "confusing call"),
     # a riichi missing two of its three steps, the word riichi said or not

@@ -540,7 +540,7 @@ _CORRECTED = re.compile(r"\b(?:no|sorry|i\s+mean|i\s+meant|wait|oops|correction|
 def _call_corrected(folded: str) -> bool:
     """A call word, a self-correction within a few words, and another call word."""
     for first in _CALL_WORD.finditer(folded):
-        fix = _CORRECTED.search(folded, first.end(), first.end() + 24)
+        fix = _CORRECTED.search(folded, first.end(), first.end() + 48)
         if fix is None or re.search(r"[.;?。]", folded[first.end():fix.start()]):
             continue
         second = _CALL_WORD.search(folded, fix.end(), fix.end() + 16)
@@ -553,7 +553,7 @@ def _call_corrected(folded: str) -> bool:
 _LATE_REVEAL = re.compile(
     rf"(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?"
     r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,40}?\b(?:then|afterwards|after|later)\b[^.;?]{0,20}?"
-    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?down)\b"
+    r"\b(?:reveal\w*|show\w*|expos\w*|put\s+out|laid\s+out|open\w*|put\s+(?:\w+\s+){0,4}?(?:down|face\s+up))\b"
     # the discard told before the showing: "threw a tile before putting his two tiles face up"
     rf"|(?<![a-z])(?:{_PON_CHII}|kan|called)(?![a-z])[^.;?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,30}}?"
     r"\bbefor\w*\s+(?:\w+\s+){0,2}?(?:reveal\w*|show\w*|expos\w*|open\w*|lay\w*|laid"
@@ -565,7 +565,7 @@ _NOT_THE_DRAWN = (r"\b(?:rather\s+than|instead\s+of)\s+(?:the\s+|his\s+|her\s+)?
 _RIICHI_HAND_DISCARD = re.compile(
     rf"{_IN_RIICHI}[^?]{{0,60}}?\b(?:discard\w*|threw|cut)\b[^.;?]{{0,50}}?{_NOT_THE_DRAWN}"
     r"|\b(?:in\s+(?:riichi|rii)|after\s+(?:\w+\s+){0,2}riichi|riichi\s+player|under\s+riichi)\b[^.;?]{0,40}?"
-    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\bfrom\s+(?:his|her|their|the|my)\s+hand\b")
+    r"\b(?:discard\w*|threw|cut)\b[^.;?]{0,30}?\b(?:from|out\s+of)\s+(?:his|her|their|the|my)\s+hand\b")
 
 
 # a call taken back with no other call in its place ("called pon, then said 'sorry, no'", "said
