@@ -242,6 +242,9 @@ def test_several_winners_reach_rakkii_nomi_multiple_winners(library, query):
     ("in riichi she drew the 8p and threw a 2s out of her hand instead", "discarding from the hand in riichi"),
     ("after calling pon she discarded first and only then put her pair of 8m face up",
      "discarding before revealing the called tiles"),
+    ("called pon and then discarded the same tile", "swap calling kuikae"),  # the tiles not named
+    ("ポンした牌と同じ牌をそのまま切った", "swap calling kuikae"),
+    ("chii shite sugu onaji hai wo kitta", "swap calling kuikae"),
     ("agari tte itta kedo ron no tsumori datta", "confusing win declaration"),  # said one, meant the other
     ("pon tte itta kedo chii no tsumori", "confusing call"),
     # a riichi missing two of its three steps, the word riichi said or not
@@ -303,6 +306,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "said tsumo, he had not discarded yet", "tsumo shite kara dahai",  # the tsumo first, as it should be
     "pon shita kedo hai wo totta",  # the called tile taken
     "he said chii and then he said pon",  # one player changing his call
+    "pon, then discarded a different tile",
     "ポンして刻子を晒した",  # a pon shown as a triplet
     "chii 2p with 3p4p", "pon 7p with 7p 7p",  # two tiles that make the call
     "he added a 4th tile to his pon and drew his replacement",  # no ron: a kan, robbed by nobody

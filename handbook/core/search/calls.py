@@ -132,3 +132,12 @@ def not_taken(folded: str) -> bool:
 KIND_MISMATCH = re.compile(r"ぽん[^。、,.?]{0,8}?(?:順子|しゅんつ)|ちー[^。、,.?]{0,8}?(?:刻子|こーつ|対子|といつ)"
                            r"|\bpon\b[^.;?]{0,20}?\bshuntsu\b|\bchii?\b[^.;?]{0,20}?\b(?:koutsu|kotsu|toitsu)\b")
 
+#: swap calling told without the tiles: a call, then the same tile as the called one discarded
+#: ("called pon and then discarded the same tile", ポンした牌と同じ牌を切った, "onaji hai wo kitta")
+SAME_TILE_DISCARDED = re.compile(
+    rf"(?<![a-z])(?:{_PON_CHII}|called)(?![a-z])[^.;?]{{0,40}}?\b(?:discard\w*|threw|thrown|cut)\s+(?:\w+\s+)?"
+    r"(?:the\s+)?(?:same|identical)\s+tile\b"
+    r"|(?:ぽん|ちー)[^。]{0,12}?同じ牌を[^。]{0,6}?(?:切|捨|打)"
+    r"|(?<![a-z])(?:pon|chii)(?![a-z])[^.;?]{0,30}?\b(?:onaji|onnaji)\s+hai\s+(?:wo\s+|o\s+)?(?:\w+\s+){0,2}?"
+    r"(?:kitta|kiru|kitte|sute\w*|dahai)\b")
+

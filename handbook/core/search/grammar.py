@@ -116,7 +116,7 @@ from collections.abc import Callable
 from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
 from handbook.core.search.folding import fold
 from handbook.core.search.calls import (
-    _CALL_WORD, _PON_CHII, KIND_MISMATCH, _call_kind, invalid_group, not_taken, swap_by_tiles)
+    _CALL_WORD, _PON_CHII, KIND_MISMATCH, SAME_TILE_DISCARDED, _call_kind, invalid_group, not_taken, swap_by_tiles)
 from handbook.core.search.tiles import short_tiles
 from handbook.core.search.conditions import _NUMBER_WORDS
 from handbook.core.search.negation import RULE_BOOK, steps
@@ -434,6 +434,7 @@ RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("dead", "houki", "hoki", "放棄", "ほうき", "shin"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("ぽん", "ちー", "shuntsu", "koutsu", "kotsu", "toitsu"), KIND_MISMATCH, "invalid group"),
+    (("same", "identical", "同じ", "onaji", "onnaji"), SAME_TILE_DISCARDED, "swap calling kuikae"),
     (("rule", "book", "document", "text", "azrm", "ema", "wrc", "rcr"), _RULES_SILENT, "rules not exhaustive"),
     (("ron",), _RON_ON_ADDED_TILE, "robbing a kan chankan"),
     (("tile",), _CALLED_TILE_PLACED, "wrong placement of the called tile"),
