@@ -180,7 +180,8 @@ class SearchIndex(_Ranking, _Matching, _Kept):
             return
         self._ja_pending.append((doc_id, text, weight, name))
 
-    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_field_grams", "_ja_grams", "_ja_pair_units"})
+    _JA_TABLES = frozenset({"_ja_fields", "_ja_name_index", "_ja_name_starts", "_field_grams", "_ja_grams",
+                            "_ja_pair_units"})
     _NAME_TABLES = frozenset({"_exact_docs", "_pair_docs", "_title_doc", "_title_len"})
 
     def __getattr__(self, name: str):
@@ -265,6 +266,8 @@ class SearchIndex(_Ranking, _Matching, _Kept):
                     for part in parts:
                         names[part].append((doc_id, weight))
             self._ja_fields, self._ja_name_index, self._field_grams = fields, names, field_grams
+            # the first two characters of every name of 3 or more: where a name inside a sentence may start
+            self._ja_name_starts = frozenset(n[:2] for n in names if len(n) >= 3)
             self._ja_pair_units = dict(pair_units)
             self._ja_grams = grams  # last: its presence says the tables are whole
             self._ja_pending = []

@@ -233,10 +233,7 @@ class _Matching:
     def _names_within(self, seg: str) -> list[str]:
         """The names of 3 characters or more standing inside a sentence ``seg``, longest first,
         none overlapping one taken before."""
-        names = self._ja_name_index
-        starts = self.__dict__.get("_ja_name_starts")
-        if starts is None:  # the first two characters of every name of 3 or more (built on first use)
-            starts = self.__dict__["_ja_name_starts"] = frozenset(n[:2] for n in names if len(n) >= 3)
+        names, starts = self._ja_name_index, self._ja_name_starts
         found = [(a, b) for a in range(len(seg) - 2) if seg[a:a + 2] in starts
                  for b in range(a + 3, min(len(seg), a + _LONGEST_NAME) + 1)
                  if b - a < len(seg) and seg[a:b] in names]

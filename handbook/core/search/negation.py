@@ -101,12 +101,11 @@ _JA_NEGATIVE = re.compile(r"^[^、。,.!?！？がけどで]{0,6}?(?:ず|ない|
 
 #: step -> its romaji words, as club players type Japanese (a verb's stem with its endings: "iwanakatta"
 #: is 言わなかった, "misete" 見せて, "yoko ni shite" 横にして, "bou mo dashita" 棒も出した)
-_ROMAJI_STEP: dict[str, re.Pattern] = {
-    "speak": re.compile(r"^(?:iwa(?:na\w*|zu\w*)?|itta|iimashita|iu|hassei\w*|sengen\w*|koe|kooru|kouru)$"),
-    "sideways": re.compile(r"^(?:yoko\w*|mage(?:te|ta|na\w*|zu\w*)?)$"),
-    "deposit": re.compile(r"^(?:bou|riichibou|riichibo|tenbou|kyoutaku|kyotaku)$"),
-    "reveal": re.compile(r"^(?:mise(?:te|ta|ru|na\w*|zu\w*)?|ake(?:te|ta|na\w*|zu\w*)|tao(?:shi|sa|su)\w*"
-                         r"|sara(?:shi|sa|su)\w*|oopun)$"),
+_ROMAJI_STEP: dict[str, str] = {
+    "speak": r"iwa(?:na\w*|zu\w*)?|itta|iimashita|iu|hassei\w*|sengen\w*|koe|kooru|kouru",
+    "sideways": r"yoko\w*|mage(?:te|ta|na\w*|zu\w*)?",
+    "deposit": r"bou|riichibou|riichibo|tenbou|kyoutaku|kyotaku",
+    "reveal": r"mise(?:te|ta|ru|na\w*|zu\w*)?|ake(?:te|ta|na\w*|zu\w*)|tao(?:shi|sa|su)\w*|sara(?:shi|sa|su)\w*|oopun",
 }
 #: a romaji negative ending (言わなかった iwanakatta, 出さず dasazu, しない shinai, なし nashi)
 _ROMAJI_NEGATIVE = re.compile(r"(?:nakatta|nakat|nai|naide|nakute|zu|zuni|masen\w*|nashi)$|^wasure")  # or forgot
@@ -115,7 +114,7 @@ _ROMAJI_CLAUSE_END = frozenset({"kedo", "keredo", "ga", "demo", "shikashi", "but
 
 
 #: any step's romaji word, each step a named group (one match a word)
-_ROMAJI_ANY = re.compile("|".join(f"(?P<{step}>{p.pattern[1:-1]})" for step, p in _ROMAJI_STEP.items()))
+_ROMAJI_ANY = re.compile("|".join(f"(?P<{step}>{words})" for step, words in _ROMAJI_STEP.items()))
 _ROMAJI_ANY_WORD = re.compile(r"\b(?:" + _ROMAJI_ANY.pattern + r")\b")
 
 
@@ -148,9 +147,7 @@ _EN_STEP_NEGATED = {step: _en_word_re(ws) for step, ws in _EN_NEGATED.items()}
 _JA_STEP = {step: tuple(fold(w) for w in ws) for step, ws in _JA_WORDS.items()}
 _JA_STEP_NEGATED = {step: tuple(fold(w) for w in ws) for step, ws in _JA_NEGATED.items()}
 _TOKEN = re.compile(r"[a-z0-9]+")
-_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws}
-               | {"silen", "hand", "tehai", "turn", "iwa", "itta", "iimashita", "iu", "hassei", "sengen", "koe",
-                  "kooru", "kouru", "mage", "bou", "kyotaku", "mise", "ake", "tao", "sara", "oopun"}
+_HINTS = tuple({w.rstrip("*")[:4] for ws in _EN_WORDS.values() for w in ws} | {"silen", "hand", "tehai", "turn"}
                | {w for ws in (*_JA_STEP.values(), *_JA_STEP_NEGATED.values()) for w in ws})
 
 
@@ -272,9 +269,9 @@ def steps(folded: str) -> tuple[frozenset[str], frozenset[str]]:
         if "say" in folded or "mention" in folded:
             folded = _RULES_SAY.sub(" ", folded)
         _english(folded, done, missing)
-        _romaji(folded, done, missing)
         if not folded.isascii():
             _japanese(folded, done, missing)
+    _romaji(folded, done, missing)  # gated by its own words
     return frozenset(done - missing), frozenset(missing)
 
 
