@@ -424,14 +424,16 @@ def without_rules_talk(query: str) -> str:
     return _RULES_SILENT.sub(" ", query)
 
 
+#: a dead hand's words, for the quick test of the structures that hold one (:data:`_DEAD`)
+_DEAD_HINTS = ("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin")
 #: (a quick test: one of these is in the query, the structure, the words the rules use for it)
 RULES: tuple[tuple[tuple[str, ...], re.Pattern, str], ...] = (
     (("ron", "win", "won", "mahjong", "agari", "agatta", "hora", "dealt", "deal in", "ろん", "和了", "あが", "上が"),
      _SEVERAL_WIN_EN, "double ron multiple winners"),
     (("ろん", "和了", "あが", "上が"), _SEVERAL_WIN_JA, "ダブロン"),
-    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_CALL, "calling with a dead hand"),
-    (("dead", "houki", "hoki", "放棄", "ほうき", "死に手", "しにて", "shin"), _DEAD_THEN_WIN, "declaring a win with a dead hand"),
-    (("dead", "houki", "hoki", "放棄", "ほうき", "shin"), _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
+    (_DEAD_HINTS, _DEAD_THEN_CALL, "calling with a dead hand"),
+    (_DEAD_HINTS, _DEAD_THEN_WIN, "declaring a win with a dead hand"),
+    (_DEAD_HINTS, _DEAD_QUESTION, "what a dead hand may still do minor chombo dead hand"),
     (("tsumo", "つも"), _DISCARD_THEN_TSUMO, "tsumo win declared after discarding"),
     (("ぽん", "ちー", "shuntsu", "koutsu", "kotsu", "toitsu"), KIND_MISMATCH, "invalid group"),
     (("same", "identical", "同じ", "onaji", "onnaji"), SAME_TILE_DISCARDED, "swap calling kuikae"),
