@@ -47,12 +47,12 @@ run: $(STAMP) mo pyc
 	PYTHONMALLOC=malloc $(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist),
-## then the real-browser and offline-PWA tests one at a time
+## then the real-browser and offline-PWA tests, four at a time (each waits mostly on its page; pytest-xdist worksteal)
 test: $(STAMP) chromium node mo
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n 2 -m "not browser and not pwa"
-	$(BIN)/python -m pytest -m "browser or pwa"
+	$(BIN)/python -m pytest -n 4 --dist worksteal -m "browser or pwa"
 
 test-core: $(STAMP) mo
 	$(BIN)/python -m pytest tests/core tests/content

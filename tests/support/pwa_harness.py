@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from filelock import FileLock
 from tests.support.browser_driver import CHROMIUM, CHROMIUM_FLAGS, PHONE_VIEWPORT, RESERVED_PORTS, free_port
 from tests.support.browser_driver import FlutterApp as App
 from tests.support.flutter_web import FIRST_FRAME_EVENT_JS, SLOW
@@ -56,13 +57,17 @@ READY_ROLE, READY_LABEL = "textbox", "Search"
 # ------------------------------------------------------------------------------------------ build
 
 def ensure_build(out: Path = BUILD) -> Path:
-    """Build ``out`` with tools/pwa/build.py unless it is up to date with the sources."""
-    if pwa_build.is_stale(out, ROOT):
-        res = subprocess.run([sys.executable, "-m", "tools.pwa", "--out", str(out)],
-                             cwd=ROOT, capture_output=True, text=True, timeout=900)
-        if res.returncode != 0:
-            raise RuntimeError(f"python -m tools.pwa failed ({res.returncode}):\n"
-                               f"{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
+    """Build ``out`` with tools/pwa/build.py unless it is up to date with the sources. The test
+    workers that need it at once (``pytest -n``) wait on one lock file next to ``out``: one builds,
+    the others find it up to date."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(out.parent / f".{out.name}.lock"):
+        if pwa_build.is_stale(out, ROOT):
+            res = subprocess.run([sys.executable, "-m", "tools.pwa", "--out", str(out)],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=900)
+            if res.returncode != 0:
+                raise RuntimeError(f"python -m tools.pwa failed ({res.returncode}):\n"
+                                   f"{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
     return out
 
 
