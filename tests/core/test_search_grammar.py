@@ -256,6 +256,44 @@ def test_a_state_or_an_earlier_event_is_read_with_the_action_after_it(query, wor
     assert words in concepts(fold(query)), (query, concepts(fold(query)))
 
 
+@pytest.mark.parametrize(("query", "words"), [
+    # a win said with the other win's word: on a tile the player drew, or on another's discard
+    ("said ron when he'd actually drawn the winning tile himself", "confusing win declaration"),
+    ("said 'ron' when he self drew the winning tile", "confusing win declaration"),
+    ("jibun de tsumotta noni ron tte itta", "confusing win declaration"),
+    ("自分でツモったのにロンと言った", "confusing win declaration"),
+    ("he said tsumo on my discard", "confusing win declaration"),
+    # the right call said with a word that is not one of the valid terms
+    ("he says 'reach' instead of riichi, is that even allowed?", "confusing call"),
+    ("chii no kawari ni 'chow' tte itta, daijoubu?", "confusing call"),
+    # a tsumo declared after the tile drawn was discarded (ツモ切り)
+    ("ツモ切りした後で「ツモ」と発声して手を開けた", "tsumo win declared after discarding"),
+    ("tsumogiri shita ato de tsumo tte itta", "tsumo win declared after discarding"),
+])
+def test_a_call_or_win_said_with_the_wrong_word(query, words):
+    assert words in concepts(fold(query)), (query, concepts(fold(query)))
+
+
+@pytest.mark.parametrize("query", [
+    "said 'ron' when he self drew the winning tile",  # said, and a win: no empty call
+    # ツモって here is the draw, not a declaration
+    "親が配牌を取り終わる前に第一打を切ってしまい、南家もすでにツモっていました",
+])
+def test_a_draw_or_the_same_word_is_no_wrong_declaration(query):
+    found = concepts(fold(query))
+    assert "tsumo win declared after discarding" not in found and "empty call for a win" not in found, found
+
+
+@pytest.mark.parametrize(("query", "spelled"), [
+    ("in riichi and called pom on a dragon", "in riichi and called pon on a dragon"),
+    ("he said rom", "he said ron"),
+    ("he said can i see", "he said can i see"),  # a stopword, not kan
+    ("called him over", "called him over"),
+])
+def test_the_word_after_a_verb_of_calling_is_read_as_the_call_word_one_typo_away(library, query, spelled):
+    assert library.warm().spelled(fold(query)) == spelled
+
+
 def test_a_call_said_and_not_carried_out_is_not_a_called_tile_left():
     assert concepts(fold("I'm in riichi and I said pon out of habit on a discard, didn't take the tile")) == [
         "calling during riichi"]
@@ -299,7 +337,7 @@ def test_a_call_before_the_riichi_is_no_call_in_riichi():
     "テンパイなのにテンパイと言った", "ロンと言って手牌を倒した", "ツモる前に考えた",
     "pon douji", "tenpai na no ni tenpai to itta", "riichi shite tenpai", "ankan shita",
     "North said chii, then a second later said pon instead", "said ron, meant ron", "ron on his own tile, a tsumo",
-    "riichi with no wait", "said 'ron' when he self drew the winning tile",
+    "riichi with no wait",
     # a draw and another seat's hand in two clauses: no tiles exposed
     "West drew his tile first; West says the tile was already in West's hand",
     "he drew before discarding",

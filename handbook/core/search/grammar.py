@@ -113,7 +113,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, tenpai_declaration
+from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, said_instead, tenpai_declaration
 from handbook.core.search.folding import fold
 from handbook.core.search.calls import (
     _CALL_WORD, _PON_CHII, KIND_MISMATCH, SAME_TILE_DISCARDED, _call_kind, invalid_group, not_taken, swap_by_tiles)
@@ -153,12 +153,12 @@ _DEAD_THEN_WIN = re.compile(rf"{_DEAD}{_GOES_ON}[^.。;]{{0,60}}?(?<![a-z]){_SEL
 _DISCARD_THEN_TSUMO = re.compile(
     r"(?<![a-z])(?:discar\w*|dicard\w*|threw|thrown|dropped)(?!\s+(?:nothing|no\b))[^.;?]{0,50}?(?<![a-z])tsumo(?![a-z])"
     # in Japanese ツモ is also the draw: only a declared tsumo ("ツモと言った", ツモ和了), after a discard made
-    r"|(?:打牌|捨て|切っ)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つもと|つも和了|つもあがり|つも宣言)"
+    r"|(?:打牌|捨て|切っ|つも切り)(?!せず|ずに|ない|ていない)[^。]{0,20}?(?:つも(?:[」』]|と)|つも和了|つもあがり|つも宣言)"
     # the tsumo told first: "said tsumo but he had already discarded"; in romaji "tsumo agari, dahai
     # shita ato" (after discarding), "dahai shite kara tsumo"
     r"|(?<![a-z])tsumo(?![a-z])[^.;?]{0,60}?\b(?:already|allready|had(?:\s+already)?)\s+(?:discar\w*|threw|thrown)\b"
     r"|(?<![a-z])tsumo(?![a-z])[^.;?]{0,30}?\b(?:dahai|sutehai|sute(?:ta|te)?|kit(?:ta|te))\s+(?:\w+\s+)?(?:ato|atode|kara)\b"
-    r"|\b(?:dahai|sutehai|sute(?:ta|te)?|kit(?:ta|te))\s+(?:\w+\s+)?(?:ato|atode|kara)\b[^.;?]{0,30}?(?<![a-z])tsumo(?![a-z])")
+    r"|\b(?:dahai|sutehai|sute(?:ta|te)?|kit(?:ta|te)|tsumogiri)\s+(?:\w+\s+)?(?:ato|atode|kara)\b[^.;?]{0,30}?(?<![a-z])tsumo(?![a-z])")
 
 # a call made once the next player had drawn: the call, then "after" and a draw
 _CALL_AFTER_DRAW = re.compile(
@@ -270,36 +270,6 @@ _PAID = r"(?:\bpa(?:id|yed|yment|yments)\b|\bpaying\b|\bscor(?:e|es|ing)\b|\bpoi
 _LATER = (r"(?:\blater\b|\bafterwards\b|\bafter\s+the\s+(?:hand|game|hanchan|round)\b|\b(?:worked|found)\s+out\b"
           r"|\bdiscovered\b|\bnoticed\b|\balready\s+(?:started|paid|payed)\b|済んで|済ん|後で|後から|気づ)")
 _PAID_FOUND_LATER = re.compile(rf"{_PAID}[^.。;?]{{0,80}}?{_LATER}|{_LATER}[^.。;?]{{0,40}}?{_PAID}")
-
-
-# one call or win said for another: "said ron instead of tsumo", "called pon instead of chii"
-_INSTEAD = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])[^.;?]{0,12}?\binstead\s+of\s+"
-                      r"(?:\w+\s+)?(?P<b>ron|tsumo|pon|chii|chi|kan|riichi)(?![a-z])")
-_WINS = {"ron", "tsumo"}
-#: one said, the other meant: "said ron ... clearly meant tsumo", "tsumo no tsumori de ron to itta"
-_MEANT = re.compile(r"(?<![a-z])(?P<a>ron|tsumo|pon|chii|chi|kan)(?![a-z])['\"’]?[^.;?]{0,50}?\b(?:meant|means|wanted\s+to\s+say"
-                    r"|should\s+have\s+(?:been|said))\s+(?P<b>ron|tsumo|pon|chii|chi|kan)(?![a-z])"
-                    r"|\b(?P<b2>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\s+de\s+(?P<a2>ron|tsumo|pon|chii|chi|kan)\b"
-                    # "agari tte itta kedo ron no tsumori datta": said one, meant the other
-                    r"|\b(?P<a3>ron|tsumo|pon|chii|chi|kan|agari)\s+(?:tte|to)\s+(?:itta|iimashita|itchatta)\b[^.;?]{0,20}?"
-                    r"\b(?P<b3>ron|tsumo|pon|chii|chi|kan)\s+no\s+tsumori\b")
-#: a ron said on a tile the player drew: "said ron on a tile he drew himself"
-_RON_ON_OWN_DRAW = re.compile(r"(?<![a-z])ron(?![a-z])['\"’]?\s+on\s+(?:a|the)\s+tile\s+(?:he|she|they)\s+(?:had\s+)?"
-                              r"(?:just\s+)?drew\b|(?<![a-z])ron(?![a-z])[^.;?]{0,20}?\bown\s+draw\b")
-
-
-def _said_instead(folded: str) -> str | None:
-    """One call or win said where another was meant ("said ron instead of tsumo", "said ron ...
-    meant tsumo", "said ron on a tile he drew himself")."""
-    if _RON_ON_OWN_DRAW.search(folded):
-        return "confusing win declaration"
-    m = _INSTEAD.search(folded) or _MEANT.search(folded)
-    if m is None:
-        return None
-    a, b = next((m.group(x), m.group(y)) for x, y in (("a", "b"), ("a2", "b2"), ("a3", "b3")) if m.group(x))
-    if _call_kind(a) == _call_kind(b):
-        return None
-    return "confusing win declaration" if {a, b} <= _WINS | {"agari"} else "confusing call"
 
 
 # a question about what a player with a dead hand may still do (choose discards, be tenpai, get the
@@ -663,7 +633,8 @@ READERS: tuple[tuple[tuple[str, ...], Callable[[str], str | None], str | None], 
     (("ron", "tsumo", "mahjong", "ろん", "つも", "taoshi"), _when(_empty_win, "empty call for a win"), None),
     (("honba", "hon ba", "counter", "本場", "ほんば"), _when(_five_counters_or_more, "five or more counters"),
      "five or more counters"),
-    (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "own draw"), _said_instead, None),
+    (("instead", "meant", "means", "wanted to say", "should have", "tsumori", "drew", "drawn", "own draw", "kawari",
+      "tsumott", "tsumo shita", "tsumo on", "self", "つも"), said_instead, None),
 )
 
 

@@ -26,6 +26,20 @@ FEW_FOULS = 3  # fouls: a name inside a Japanese sentence naming no more counts 
 #: the words a player declares at the table, which a 4-letter typo is read as ("tsmo" -> tsumo; other
 #: 4-letter typos stay as typed: "ronn" is no "rond")
 _DECLARED = frozenset({"tsumo", "riichi", "tenpai", "noten", "chombo", "chonbo"})
+#: the word a player calls, after a verb of calling: one typo from a call word is read as it ("called
+#: pom on a dragon" -> pon, "said rom" -> ron), unless it is a stopword ("said can I")
+_CALLED = re.compile(r"\b(?:call(?:ed|s|ing)?|said|says|say|declared?|declares|shouted|yelled)\s+['\"“]?([a-z]{3,5})\b")
+_CALL_WORDS = ("pon", "chii", "chi", "kan", "ron", "tsumo", "riichi")
+
+def _call_word(m: re.Match) -> str:
+    """A :data:`_CALLED` match with its word read as the one call word it is one typo from."""
+    word = m.group(1)
+    if word in _CALL_WORDS or word in STOPWORDS:
+        return m.group(0)
+    distance = _damerau_levenshtein()
+    near = [c for c in _CALL_WORDS if distance(word, c) == 1]
+    return m.group(0)[:m.start(1) - m.start(0)] + near[0] if len(near) == 1 else m.group(0)
+
 
 class _Matching:
     """The parts of :class:`~handbook.core.search.SearchIndex` that match a query's words."""
@@ -354,8 +368,9 @@ class _Matching:
         """``q`` (folded) with each misspelt word written as the index's word it is one typo from
         ("forgot to take the caled tile" -> "called"), for the incident grammar, whose patterns
         name words exactly (the words' own matching forgives typos already: :meth:`_candidates`)."""
-        return _WORD.sub(lambda m: self.spelled_word(m.group(0)), q) if any(
-            len(w) >= 4 for w in q.split()) else q
+        if any(len(w) >= 4 for w in q.split()):
+            q = _WORD.sub(lambda m: self.spelled_word(m.group(0)), q)
+        return _CALLED.sub(_call_word, q) if _CALLED.search(q) else q
 
     def spelled_word(self, word: str) -> str:
         """``word`` as the index spells it, when it is 5 letters or more (4 when it is a word a
