@@ -15,7 +15,7 @@ from typing import Any
 
 import flet as ft
 
-from handbook.core.search import warm_lemmatizer
+from handbook.core.search import keep_loaded, warm_lemmatizer
 
 from handbook import access, i18n
 from handbook.core.load import default_library
@@ -392,6 +392,9 @@ def create_app(library: Library | None = None, *, stores: Stores | None = None
         lib.warm()
         await asyncio.sleep(0)
         warm_lemmatizer()
+        # the content, its index and the lemmatiser live as long as the process: out of the
+        # garbage collector's way from now on (the first session only)
+        keep_loaded()
 
     def prepare() -> None:
         """What a session does before its first screen, done without one: load the content, make

@@ -180,3 +180,20 @@ def test_the_digest_is_of_every_file_read_path_and_bytes(tmp_path):
     before = digest("a.toml")
     (tmp_path / "a.toml").write_text('x = "2"\n')
     assert digest("a.toml") != before
+
+
+def test_keep_loaded_freezes_what_is_alive_once_per_process(library):
+    """The app's first session moves the loaded content out of the collector's way once
+    (``keep_loaded``); a later call freezes nothing more, so no later session's garbage is kept."""
+    import gc
+
+    from handbook.core.search import keep_loaded
+
+    library.warm()
+    keep_loaded()  # the first call in this process, or one made before by another test
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    later = [[i] for i in range(1000)]  # noqa: F841 - objects alive after the freeze
+    assert keep_loaded() is False
+    assert gc.get_freeze_count() == frozen
+    assert library.search("chombo")  # the frozen index answers as before

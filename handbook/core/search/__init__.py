@@ -53,7 +53,7 @@ and every weight in :class:`~handbook.core.search.ranking.Weights`) and
 
 from __future__ import annotations
 
-from handbook.core.search.cache import UNIT_MEMO, paused_gc
+from handbook.core.search.cache import UNIT_MEMO, keep_loaded, paused_gc
 from handbook.core.search.folding import (
     STOPWORDS, SYNONYMS, fold, lemma, ref_keys, romaji_bases, romaji_key, stems, warm_lemmatizer, words)
 from handbook.core.search.index import SearchIndex
@@ -62,6 +62,6 @@ from handbook.core.search.ranking import STAGES, WEIGHTS, Ranking, Weights
 
 __all__ = [
     "STAGES", "STOPWORDS", "SYNONYMS", "UNIT_MEMO", "WEIGHTS", "Ranking", "SearchIndex", "Weights", "fold",
-    "kana_fold", "lemma", "paused_gc", "ref_keys", "romaji_bases", "romaji_key", "romaji_of", "stems",
+    "kana_fold", "keep_loaded", "lemma", "paused_gc", "ref_keys", "romaji_bases", "romaji_key", "romaji_of", "stems",
     "warm_lemmatizer", "words",
 ]

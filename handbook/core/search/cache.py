@@ -28,6 +28,24 @@ def paused_gc():
             gc.enable()
 
 
+_KEPT: list[bool] = []
+
+
+def keep_loaded() -> bool:
+    """Move every object alive now out of the cyclic garbage collector's way for the rest of the
+    process (:func:`gc.freeze`, after a collection): called once the shared content and its search
+    index are loaded, which live as long as the process, so that the collections searches set off
+    no longer walk them (search p95 about 9 % lower in ``make bench``). Only the first call in a
+    process freezes (later ones would keep the garbage of the sessions between them for good);
+    returns whether this call did."""
+    if _KEPT:
+        return False
+    _KEPT.append(True)
+    gc.collect()
+    gc.freeze()
+    return True
+
+
 UNIT_MEMO = 4096  # query words (and Japanese segments) whose matches an index keeps
 
 
