@@ -45,3 +45,25 @@ def test_a_romaji_sentence_meets_the_row_that_says_it_in_english(library, query,
 def test_an_english_word_gains_no_romaji_synonyms(library):
     index = library.warm()
     assert not any(k.startswith("kakus") for k in index._candidates("hide", False))
+
+
+@pytest.mark.parametrize(("query", "ruleset", "want"), [
+    # a count of tiles with the counter mai (枚), in digits or in romaji numbers
+    ("tehai ga juugo mai", "wrc-2025", "penalty:wrong-tile-count"),
+    ("tehai ga 15mai", "azrm", "penalty:wrong-tile-count"),
+    ("tehai ga juusanmai janai", "wrc-2025", "penalty:wrong-tile-count"),
+    ("misehai 3 mai, not in riichi", "wrc-2025-lower", "penalty:revealed-tiles"),
+])
+def test_a_count_of_tiles_in_romaji_is_read_as_tiles(library, query, ruleset, want):
+    hits = [f"{h.kind}:{h.ref}" for h in library.search(query, ruleset=ruleset) if h.kind != "term"]
+    assert want in hits[:3], hits[:3]
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("juugomai", "15 tiles"), ("yon mai", "4 tiles"), ("15mai", "15 tiles"), ("juu mai", "10 tiles"),
+    ("mainichi", "mainichi"), ("umai", "umai"), ("1.5mai", "1.5mai"),
+])
+def test_the_romaji_tile_counter(text, read):
+    from handbook.core.search.ranking import _ROMAJI_TILES, _tiles
+
+    assert _ROMAJI_TILES.sub(_tiles, text) == read

@@ -114,6 +114,19 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
 
 
+#: a count of tiles in romaji, with the counter mai (枚): "15mai", "juugo mai", "ichimai" -> "15 tiles"
+_ROMAJI_NUMBERS = {"ichi": 1, "ni": 2, "san": 3, "yon": 4, "go": 5, "roku": 6, "nana": 7, "hachi": 8, "kyuu": 9,
+                   "juu": 10}
+_ROMAJI_TILES = re.compile(r"(?<![\w.])(\d{1,2}|(?:juu)?(?:ichi|ni|san|yon|go|roku|nana|hachi|kyuu)|juu)\s?mai\b")
+
+
+def _tiles(m: re.Match) -> str:
+    n = m.group(1)
+    if not n.isdigit():
+        n = str((10 if n.startswith("juu") and n != "juu" else 0) + _ROMAJI_NUMBERS[n.removeprefix("juu") or "juu"])
+    return f"{n} tiles"
+
+
 #: the grammar's words for a question about what the rules leave unsaid
 _RULES_NOT_EXHAUSTIVE = "rules not exhaustive"
 
@@ -122,12 +135,15 @@ def read_incident(index, r: Ranking) -> None:
     """Structures a bag of words misses (several players winning on one discard), named in the
     rules' words and added to the query (:mod:`handbook.core.search.grammar`), once the setting
     of an incident log (table, kyoku, honba) is dropped and two words written as one are written
-    apart ("riichistick"); the grammar reads the query with its typos mended ("caled" -> called);
+    apart ("riichistick") and a count of tiles in romaji read as one ("15mai" -> 15 tiles); the
+    grammar reads the query with its typos mended ("caled" -> called);
     a number of minutes is left to the rows' conditions."""
     q = drop_setting(r.q)
     if q is not r.q:
         r.q, r.raw = q, drop_setting(r.raw)
     r.q = index.split_compounds(r.q)
+    if "mai" in r.q:
+        r.q = _ROMAJI_TILES.sub(_tiles, r.q)
     if "分" in r.q or "min" in r.q:
         r.q = _MINUTES.sub("", r.q)
     extra = concepts(index.spelled(r.q))
