@@ -50,12 +50,13 @@ ROUND3U_FILE = EVAL_DIR / "search_eval_round3u.toml"
 ROUND3V_FILE = EVAL_DIR / "search_eval_round3v.toml"
 ROUND3W_FILE = EVAL_DIR / "search_eval_round3w.toml"
 ROUND3X_FILE = EVAL_DIR / "search_eval_round3x.toml"
+ROUND3Y_FILE = EVAL_DIR / "search_eval_round3y.toml"
 #: the newest split: the one the page benchmark types (tests/bench/test_search_page_bench.py)
-NEWEST_FILE = ROUND3X_FILE
+NEWEST_FILE = ROUND3Y_FILE
 #: the splits, in the order they were written
 SPLITS = ("dev", "heldout", "blind", "unseen", "fresh", "sealed", "final", "last", "check", "round3", "round3b",
           "round3c", "round3d", "round3e", "round3f", "round3g", "round3h", "round3i",
-          "round3j", "round3k", "round3l", "round3m", "round3n", "round3o", "round3p", "round3q", "round3r", "round3s", "round3t", "round3u", "round3v", "round3w", "round3x")
+          "round3j", "round3k", "round3l", "round3m", "round3n", "round3o", "round3p", "round3q", "round3r", "round3s", "round3t", "round3u", "round3v", "round3w", "round3x", "round3y")
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def load_cases(path: Path | None = None) -> list[Case]:
                                 ROUND3_FILE, ROUND3B_FILE, ROUND3C_FILE, ROUND3D_FILE, ROUND3E_FILE, ROUND3F_FILE, ROUND3G_FILE,
                                 ROUND3H_FILE, ROUND3I_FILE, ROUND3J_FILE, ROUND3K_FILE,
                                 ROUND3L_FILE, ROUND3M_FILE, ROUND3N_FILE,
-                                ROUND3O_FILE, ROUND3P_FILE, ROUND3Q_FILE, ROUND3R_FILE, ROUND3S_FILE, ROUND3T_FILE, ROUND3U_FILE, ROUND3V_FILE, ROUND3W_FILE, ROUND3X_FILE) if path is None else (path,):
+                                ROUND3O_FILE, ROUND3P_FILE, ROUND3Q_FILE, ROUND3R_FILE, ROUND3S_FILE, ROUND3T_FILE, ROUND3U_FILE, ROUND3V_FILE, ROUND3W_FILE, ROUND3X_FILE, ROUND3Y_FILE) if path is None else (path,):
         with open(one, "rb") as fh:
             doc = tomllib.load(fh)
         cases += [Case(c["query"], c["lang"], c["split"], {rs: frozenset(v) for rs, v in c["expect"].items()})
