@@ -1,7 +1,9 @@
 """What a player declares, read against what the hand was: a tenpai or noten declaration the hand
 contradicts or that is changed (AZRM §7.6, §7.7), a win declared with a hand that is not complete
-(the empty call for a win, AZRM §4.1), a riichi by a hand that was not ready (noten riichi), in
-English, Japanese and romaji (read by :mod:`handbook.core.search.grammar`)."""
+(the empty call for a win, AZRM §4.1), a riichi by a hand that was not ready (noten riichi), and a
+call or win said with the wrong word (a ron on the player's own draw, "reach" for riichi: the
+confusing call, AZRM §4.2), in English, Japanese and romaji (read by
+:mod:`handbook.core.search.grammar`)."""
 
 from __future__ import annotations
 
