@@ -27,6 +27,9 @@ _NUMBER_WORDS = {
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "twenty": 20, "thirty": 30, "half": 0.5, "a": 1, "an": 1,
 }
+#: the numbers one to ten typed in romaji (a count of tiles "juugo mai", of counters "roku honba")
+ROMAJI_NUMBERS = {"ichi": 1, "ni": 2, "san": 3, "yon": 4, "go": 5, "roku": 6, "nana": 7, "hachi": 8, "kyuu": 9,
+                  "juu": 10}
 _NUM = r"(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|" \
        r"fifteen|sixteen|twenty|thirty)"
 #: unit words -> the unit (minutes late, tiles)

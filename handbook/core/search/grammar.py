@@ -118,7 +118,7 @@ from handbook.core.search.folding import fold
 from handbook.core.search.calls import (
     _CALL_WORD, _PON_CHII, KIND_MISMATCH, SAME_TILE_DISCARDED, _call_kind, invalid_group, not_taken, swap_by_tiles)
 from handbook.core.search.tiles import short_tiles
-from handbook.core.search.conditions import _NUMBER_WORDS
+from handbook.core.search.conditions import _NUMBER_WORDS, ROMAJI_NUMBERS
 from handbook.core.search.negation import RULE_BOOK, steps
 
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
@@ -366,7 +366,7 @@ _RIICHI_FOUND_NOTEN = re.compile(
 #: minimum applies, in the rule's own words
 _COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
                        r"\s*(?:honba|hon\s+ba|counters?|本場|ほんば)")
-_NUMBER = {**_NUMBER_WORDS, "go": 5, "roku": 6, "nana": 7, "hachi": 8, "kyuu": 9, "juu": 10}  # and in romaji
+_NUMBER = {**_NUMBER_WORDS, **ROMAJI_NUMBERS}  # and in romaji
 
 
 def _five_counters_or_more(folded: str) -> bool:

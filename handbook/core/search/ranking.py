@@ -14,6 +14,7 @@ from handbook.core.model import Hit
 from handbook.core.search.doc import _KIND_ORDER, _with_score
 from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
 from handbook.core.search.grammar import concepts, without_rules_talk
+from handbook.core.search.conditions import ROMAJI_NUMBERS
 from handbook.core.search.setting import drop_setting
 from handbook.core.search.japanese import kana_fold
 from handbook.core.search.negation import factor as step_factor
@@ -115,15 +116,13 @@ _MINUTES = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?=(?:mins?|minutes?)\b|分)")
 
 
 #: a count of tiles in romaji, with the counter mai (枚): "15mai", "juugo mai", "ichimai" -> "15 tiles"
-_ROMAJI_NUMBERS = {"ichi": 1, "ni": 2, "san": 3, "yon": 4, "go": 5, "roku": 6, "nana": 7, "hachi": 8, "kyuu": 9,
-                   "juu": 10}
 _ROMAJI_TILES = re.compile(r"(?<![\w.])(\d{1,2}|(?:juu)?(?:ichi|ni|san|yon|go|roku|nana|hachi|kyuu)|juu)\s?mai\b")
 
 
 def _tiles(m: re.Match) -> str:
     n = m.group(1)
     if not n.isdigit():
-        n = str((10 if n.startswith("juu") and n != "juu" else 0) + _ROMAJI_NUMBERS[n.removeprefix("juu") or "juu"])
+        n = str((10 if n.startswith("juu") and n != "juu" else 0) + ROMAJI_NUMBERS[n.removeprefix("juu") or "juu"])
     return f"{n} tiles"
 
 
