@@ -10,7 +10,7 @@ import time
 
 import pytest
 from tests.support.browser_harness import Handbook, RequestLog, new_context
-from layout_checks import FONT_PX_200, NODES_JS
+from tests.support.layout_checks import FONT_PX_200, NODES_JS
 
 
 

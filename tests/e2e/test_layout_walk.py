@@ -2,14 +2,14 @@
 opened at 412 x 915 and at 360 px with 200 % text, in English and Japanese, scrolled through
 from top to bottom: no two texts overlap, nothing runs off the window or past its box (text cut
 without an ellipsis), every control is at least 48 x 48 px and named (issue 27). What is
-measured and how 200 % text is made: ``layout_checks.py``. One page per window and language: the
+measured and how 200 % text is made: ``tests/support/layout_checks.py``. One page per window and language: the
 first route is loaded, the next ones are reached inside the app (``navigate``)."""
 
 from __future__ import annotations
 
 import pytest
 from tests.support.browser_harness import Handbook, new_context
-from layout_checks import FONT_PX_200, NODES_JS, problems
+from tests.support.layout_checks import FONT_PX_200, NODES_JS, problems
 
 from handbook.ui.routes import NOT_FOUND, ROUTES
 

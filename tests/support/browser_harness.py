@@ -240,8 +240,12 @@ def launch_browser(playwright):
 
 
 #: What every served-app page gets: phone width, English, no service worker (in server mode the
-#: app needs none, and a worker's own fetches would bypass the request log the tests check).
-CONTEXT_ARGS = {"viewport": PHONE_VIEWPORT, "locale": "en-US", "service_workers": "block"}
+#: app needs none, and a worker's own fetches would bypass the request log the tests check), and
+#: the system setting "reduce motion" (a phone's "remove animations"): Flutter then changes screens
+#: and scrolls without the transition and scroll-bar animations that software rendering draws
+#: frame by frame -- a screen change costs ~0.1-0.5 CPU-s instead of 0.5-0.8. The offline PWA tests
+#: (``pwa_harness.CONTEXT_OPTIONS``) keep the animations on, so the default path stays covered.
+CONTEXT_ARGS = {"viewport": PHONE_VIEWPORT, "locale": "en-US", "service_workers": "block", "reduced_motion": "reduce"}
 
 
 def new_context(browser, **kwargs):

@@ -1,12 +1,11 @@
-"""What the layout walk (``test_layout_walk.py``) measures on a screen, read from Flutter's ARIA
+"""What the layout walk (``tests/e2e/test_layout_walk.py``) measures on a screen, read from Flutter's ARIA
 tree (the boxes of its semantics nodes, which Flutter lays over the canvas where it draws them).
 
 * **Overlap**: two named nodes, neither inside the other, whose boxes cross by more than
   :data:`OVERLAP_PX` both ways (a label drawn over a number, two words of a row on top of each other).
 * **Cut**: a named node that runs past the window's left or right edge (a row too wide for the
-  screen: Flutter clips it, no ellipsis); and a text box or combo box whose text is wider than the
-  box (measured with the app's own font at the box's text size: Flutter scrolls the text inside the
-  box, cut at its edge, with no ellipsis).
+  screen: Flutter clips it, no ellipsis). Not measured: text scrolled inside a text box past its
+  edge (Flutter draws a box's text on its canvas; the ARIA tree gives the box, not the text's width).
 * **Small or unnamed**: an interactive node (button, link, switch, tab, text box, ...) under
   48 x 48 px or without an accessible name.
 
@@ -25,8 +24,8 @@ MIN_TARGET = 48
 #: the browser's default font size for 200 % text (Flutter's scale = this / 16)
 FONT_PX_200 = 32
 
-#: Every named node's box, role and name; whether it is interactive; the text boxes' widths
-#: against their text (measured in a canvas with the app's font at the box's text size).
+#: Every node's box, role, name (its first 100 characters), parent node, the box of the scrolling
+#: list it is in, and whether it is interactive; the window's width and height.
 NODES_JS = """() => {
   const host = document.querySelector('flt-semantics-host');
   if (!host) return null;
