@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.browser_harness import (  # noqa: E402
+    CHROMIUM_FLAGS,
     CONTEXT_ARGS,
     HUNG_PAGES,
     Handbook,
@@ -64,6 +65,21 @@ def artifacts_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def browser_context_args() -> dict:
     return dict(CONTEXT_ARGS)
+
+
+#: V8 compiles the served app's WebAssembly with its baseline compiler only (Liftoff): each test's
+#: fresh profile would otherwise recompile main.dart.wasm and skwasm.wasm's hot code with TurboFan,
+#: ~0.9 CPU-s per page load on pages that live a few seconds. The code run is the same; the offline
+#: PWA tests, whose Python runs for long in WebAssembly, keep V8's defaults (their own browser).
+E2E_JS_FLAGS = "--js-flags=--liftoff-only"
+
+
+@pytest.fixture(scope="session")
+def browser(launch_browser):
+    """pytest-playwright's browser, launched for the served-app tests (:data:`E2E_JS_FLAGS`)."""
+    browser = launch_browser(args=[*CHROMIUM_FLAGS, E2E_JS_FLAGS])
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")
