@@ -46,12 +46,17 @@ pwa: $(STAMP) node mo
 run: $(STAMP) mo pyc
 	PYTHONMALLOC=malloc $(BIN)/python -m handbook serve --host $(HOST) --port $(PORT)
 
-## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist),
-## then the real-browser and offline-PWA tests, four at a time (each waits mostly on its page; pytest-xdist worksteal)
+## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist)
+## while the offline PWA is built beside them (build/pwa, when older than its sources; log in build/pwa-build.log),
+## then the real-browser and offline-PWA tests, four at a time (pytest-xdist worksteal)
 test: $(STAMP) chromium node mo
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n 2 -m "not browser and not pwa"
+	@mkdir -p build
+	$(BIN)/python -m tests.support.pwa_harness > build/pwa-build.log 2>&1 & pwa=$$!; \
+	  $(BIN)/python -m pytest -n 2 -m "not browser and not pwa"; status=$$?; \
+	  wait $$pwa || echo "the PWA build failed (build/pwa-build.log): the PWA tests build it again and say why"; \
+	  exit $$status
 	$(BIN)/python -m pytest -n 4 --dist worksteal -m "browser or pwa"
 
 test-core: $(STAMP) mo

@@ -417,3 +417,9 @@ def artifacts_dir(tmp_path_factory) -> Path:
         path.mkdir(parents=True, exist_ok=True)
         return path
     return tmp_path_factory.mktemp("pwa-artifacts")
+
+
+if __name__ == "__main__":
+    # `make test` builds the PWA here while the tests that need no browser run (the build is
+    # mostly one core's work; those tests leave a quarter of two cores idle)
+    print(f"PWA build: {ensure_build()}")
