@@ -160,7 +160,7 @@ def test_screen_shows_the_value_after_the_last_tap(benchmark, tmp_path, capsys):
             try:
                 for locale, word, remove in LOCALES:
                     lang = locale[:2]
-                    ctx = new_context(browser, locale=locale)
+                    ctx = new_context(browser, locale=locale, reduced_motion="no-preference")  # a phone's default
                     hb = Handbook(ctx.new_page(), srv)
                     hb.open("/tools/hand?ruleset=wrc-2025&seat=W&discarder=S",
                             ready=SUIT_WORD[lang]["m"])

@@ -104,7 +104,7 @@ def test_the_ruling_is_on_the_first_screen(benchmark, served, capsys):
             browser = launch_browser(pw)
             try:
                 for ruleset in library.rulesets:
-                    ctx = new_context(browser)
+                    ctx = new_context(browser, reduced_motion="no-preference")  # a phone's default
                     ctx.add_init_script(f"localStorage.setItem('{RULESET_KEY}', JSON.stringify('{ruleset}'))")
                     hb = Handbook(ctx.new_page(), served)
                     hb.open("/", ready="Search")

@@ -3,7 +3,7 @@
 * ``pwa_dir`` (session): ``build/pwa/``, built by ``tools/pwa/build.py`` first when it is missing
   or older than the sources (so these tests need no ``make pwa`` before them);
 * ``browser_context_args`` (session): pytest-playwright's contexts at phone size with service
-  workers allowed (the browser itself: ``tests/conftest.py``);
+  workers allowed, reduced motion (the browser itself: ``tests/conftest.py``);
 * ``artifacts`` (session): where screenshots go (``$HANDBOOK_PWA_ARTIFACTS`` or a temporary
   folder printed in the test output).
 """
@@ -31,7 +31,12 @@ def pwa_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def browser_context_args() -> dict:
-    return dict(CONTEXT_OPTIONS)
+    """:data:`CONTEXT_OPTIONS`, preferring reduced motion as the served-app tests do
+    (``browser_harness.CONTEXT_ARGS``): Flutter's screen transitions, drawn frame by frame in
+    software, cost the offline route walk ~14 CPU-s. The hand checker's offline test
+    (``browser_context_args`` marker) and the CanvasKit variants (their own contexts) keep the
+    animations, the default path."""
+    return {**CONTEXT_OPTIONS, "reduced_motion": "reduce"}
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.pwa
 HAND = "/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W&discarder=S"
 
 
+@pytest.mark.browser_context_args(reduced_motion="no-preference")  # the animated screens (conftest.py)
 def test_offline_hand_value(pwa_dir, context, page, artifacts):
     server = PwaServer(pwa_dir)
     requests = Requests().attach(context)

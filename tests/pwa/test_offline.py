@@ -114,7 +114,9 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
     requests = Requests()
     timings: dict[str, float] = {}
     try:
-        context = launch_profile(browser_type, browser_type_launch_args, tmp_path / "profile", netlog=netlog)
+        # reduced motion, as the other PWA tests (conftest.py): the route walk below changes screens 25 times
+        context = launch_profile(browser_type, browser_type_launch_args, tmp_path / "profile", netlog=netlog,
+                                 reduced_motion="reduce")
         requests.attach(context)
         page = context.pages[0] if context.pages else context.new_page()
         errors: list[str] = []

@@ -243,8 +243,8 @@ def launch_browser(playwright):
 #: app needs none, and a worker's own fetches would bypass the request log the tests check), and
 #: the system setting "reduce motion" (a phone's "remove animations"): Flutter then changes screens
 #: and scrolls without the transition and scroll-bar animations that software rendering draws
-#: frame by frame -- a screen change costs ~0.1-0.5 CPU-s instead of 0.5-0.8. The offline PWA tests
-#: (``pwa_harness.CONTEXT_OPTIONS``) keep the animations on, so the default path stays covered.
+#: frame by frame -- a screen change costs ~0.1-0.5 CPU-s instead of 0.5-0.8. The offline hand
+#: checker and CanvasKit tests (tests/pwa) and the benchmarks keep the animations, the default path.
 CONTEXT_ARGS = {"viewport": PHONE_VIEWPORT, "locale": "en-US", "service_workers": "block", "reduced_motion": "reduce"}
 
 

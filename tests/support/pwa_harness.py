@@ -238,12 +238,13 @@ TIMED_FETCH_JS = """async (u) => { const t = performance.now();
 NOT_BLINK_JS = "Object.defineProperty(Navigator.prototype, 'vendor', {get: () => ''});"
 
 
-def launch_profile(browser_type, launch_args: dict, profile: Path, netlog: Path | None = None):
+def launch_profile(browser_type, launch_args: dict, profile: Path, netlog: Path | None = None, **context_options):
     """Chromium (``browser_type`` with pytest-playwright's ``launch_args``) with a fresh on-disk
-    profile in ``profile`` (not incognito, so Chromium judges installability as on a phone);
-    returns the context. Closing it closes the browser (and finishes the NetLog)."""
+    profile in ``profile`` (not incognito, so Chromium judges installability as on a phone), with
+    :data:`CONTEXT_OPTIONS` updated by ``context_options``; returns the context. Closing it closes
+    the browser (and finishes the NetLog)."""
     options = {**launch_args, "args": [*launch_args.get("args", ()), *_netlog_args(netlog)]}
-    context = browser_type.launch_persistent_context(str(profile), **options, **CONTEXT_OPTIONS)
+    context = browser_type.launch_persistent_context(str(profile), **options, **{**CONTEXT_OPTIONS, **context_options})
     context.add_init_script(FIRST_FRAME_EVENT_JS)
     return context
 
