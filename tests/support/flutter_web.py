@@ -6,7 +6,8 @@
 * Typing: a tap moves the focus to Flutter's own editing ``<input>``/``<textarea>``; ``fill()``
   right after load loses the text, and keys sent at once after the tap are dropped. So: tap, see
   the editing element take the focus, let Flutter settle ~300 ms, type key by key, and check the
-  editing element holds the text (retried): :func:`type_text`.
+  editing element holds the text (retried), then wait until the answers to every key have
+  arrived (:func:`wait_until_quiet`): :func:`type_text`.
 * The box's text lives in the ARIA node some of the time and in the focused editing element the
   rest: :func:`wait_for_value` accepts either.
 * :func:`aria_dump` for failure messages; :data:`FIRST_FRAME_EVENT_JS` records Flutter's own
@@ -121,8 +122,28 @@ def type_text(page: Page, box: Locator, text: str, *, clear: bool = True, attemp
         page.keyboard.type(text, delay=20)
         with contextlib.suppress(AssertionError):
             expect(editing).to_have_value(text, timeout=3000 * SLOW)
+            wait_until_quiet(page)
             return
     raise AssertionError(f"could not type {text!r} into {box} on {page.url}")
+
+
+#: Resolves once Flutter's ARIA tree has not changed for ``quiet`` ms (or after ``limit`` ms).
+_QUIET_JS = """([quiet, limit]) => new Promise((resolve) => {
+  const host = document.querySelector('flt-semantics-host') || document.body;
+  let timer = setTimeout(done, quiet);
+  const watch = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
+  const give_up = setTimeout(done, limit);
+  function done() { watch.disconnect(); clearTimeout(timer); clearTimeout(give_up); resolve(true); }
+  watch.observe(host, {subtree: true, childList: true, attributes: true, characterData: true});
+})"""
+
+
+def wait_until_quiet(page: Page, quiet_ms: int = 400, limit_ms: int = 5000) -> None:
+    """Wait until the screen stops changing: every key typed is a change event the server answers
+    with new results, and under load those answers arrive after the last key. A tap on a result
+    row while they still arrive lands on a row being replaced (Playwright then scrolls the list
+    to find it again). Waits at most ``limit_ms``."""
+    page.evaluate(_QUIET_JS, [int(quiet_ms * SLOW), int(limit_ms * SLOW)])
 
 
 def wait_for_value(page: Page, label: str, value: str, timeout_s: float) -> None:
