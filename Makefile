@@ -49,6 +49,10 @@ run: $(STAMP) mo pyc
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist)
 ## while the offline PWA is built beside them (build/pwa, when older than its sources; log in build/pwa-build.log),
 ## then the real-browser and offline-PWA tests, four at a time (pytest-xdist worksteal)
+# Bytecode caches (__pycache__, git-ignored) are written even where PYTHONDONTWRITEBYTECODE is set, as
+# `pyc` does for the app: the six test processes and every served app would each compile every module
+# of handbook/, tests/ and tools/ again (collecting the tests: 5.9 s without, 2.6 s with).
+test: export PYTHONDONTWRITEBYTECODE=
 test: $(STAMP) chromium node mo
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
