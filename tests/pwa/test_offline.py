@@ -237,8 +237,8 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
 
         # every screen of the route table opens offline, reached inside the app as its own links
         # reach it (the screen is built by Python in the worker; what it draws comes from the
-        # precache). A cold start on a deep link, offline: test_offline_deep_link and
-        # test_hand_offline.py; the cold reloads above.
+        # precache). A cold start on a deep link, offline: test_offline_deep_links.py;
+        # the cold reloads above.
         for route in ROUTES:
             address = route.example or route.pattern
             app.navigate(address, timeout=RELOAD_TIMEOUT_S)
@@ -273,28 +273,6 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         hosts = sorted({re.sub(r"^(\w+://[^/]+).*", r"\1", u) for u in browser_urls})
         print(f"(Chromium's own background requests, not the app's: {hosts})")
     assert not errors, f"uncaught page errors: {errors}"
-
-
-@pytest.mark.parametrize("route", ["/rules/azrm/2.4"])
-def test_offline_deep_link(pwa_dir, context, page, artifacts, route):
-    """Offline, a bookmarked deep link opens: the worker answers every navigation with the
-    cached index.html and the app routes to the screen."""
-    server = PwaServer(pwa_dir)
-    requests = Requests().attach(context)
-    try:
-        app = App(page, server, artifacts)
-        open_app(app)
-        wait_for_service_worker(page)
-        server.stop()
-        context.set_offline(True)
-        response = page.goto(server.url(route), wait_until="commit")
-        assert response is not None and response.from_service_worker
-        app.enable_semantics()
-        app.role("heading", "Wrongly revealing tiles", timeout=60)
-        assert app.route() == route
-    finally:
-        server.stop()
-    assert not requests.outside(), requests.outside()
 
 
 _CACHES_JS = """async () => {
