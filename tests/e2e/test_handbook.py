@@ -286,12 +286,13 @@ def test_glossary_filter_in_either_script(hb, text):
 
 def test_no_request_leaves_127_0_0_1(hb):
     """The page loads CanvasKit, fonts and the app from the local server only -- rive_native.js
-    included, which Flet's client would ask jsDelivr for (``handbook.ui.webclient``)."""
+    included, which Flet's client would ask jsDelivr for (``handbook.ui.webclient``) -- also for the
+    screens reached after it (a section and a term with Japanese: the Japanese font)."""
     hb.open("/", ready="Search")
     hb.type_into("Search", "見せ牌")
     hb.find("AZRM", "§2.4")
-    hb.open("/rules/azrm/2.4", ready="見せ牌")
-    hb.open("/glossary/kui-kae", ready="喰い替え")
+    hb.navigate("/rules/azrm/2.4", ready="見せ牌")
+    hb.navigate("/glossary/kui-kae", ready="喰い替え")
     log = hb.request_log
     assert any(u.endswith("/main.dart.js") or "/main.dart." in u for u in log.urls), log.urls
     assert any(u.startswith(("ws://127.0.0.1", "ws://localhost")) for u in log.urls), "no WebSocket seen"

@@ -38,7 +38,7 @@ def test_a_japanese_browser_gets_japanese_screens(ja_context, server, artifacts_
         hb.wait_for_text(label, exact=True)
     assert not hb.has_text("Penalties", exact=True)
     # a calculator's result in Japanese, the field's words: 錯和（チョンボ）, 減点, ストライク
-    hb.open("/tools/revealed?ruleset=azrm&tiles=5", ready="罰則: 錯和（チョンボ）")
+    hb.navigate("/tools/revealed?ruleset=azrm&tiles=5", ready="罰則: 錯和（チョンボ）")
     assert _lines(hb, "減点: 30P") and _lines(hb, "ストライク: あり")
     # a bad input is said in Japanese, never as the core's English ValueError
     hb.type_into("見せた牌の枚数", "0")
@@ -202,11 +202,11 @@ def test_the_ledger_in_japanese_shows_english_only_in_the_sources_words(ja_conte
     hb.click_button("Noten Riichi — Chombo 30P", exact=True, then="ストライク（AZRM §1.4）")
     hb.click_button("記録を追加", exact=True, then="記録しました: ")
     found: dict[str, list[str]] = {}
-    hb.open("/ledger", ready="記録を追加")
+    hb.open("/ledger", ready="記録を追加")  # the same route again: a load builds it anew
     hb.page.wait_for_timeout(1500)
     if words := _english(hb, "/ledger", allowed):
         found["/ledger"] = sorted(words)
-    hb.open("/ledger/Ida%20Ito", ready="期間内のストライク")
+    hb.navigate("/ledger/Ida%20Ito", ready="期間内のストライク")
     hb.page.wait_for_timeout(1500)
     if words := _english(hb, "/ledger/Ida%20Ito", allowed):
         found["/ledger/Ida%20Ito"] = sorted(words)

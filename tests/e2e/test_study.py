@@ -33,6 +33,6 @@ def test_star_a_section_then_find_it_in_bookmarks_and_recent(hb):
     hb.open("/rules/azrm/2.4", ready="Bookmark")
     hb.click_button("Bookmark", exact=True, role="switch", then=hb.page.get_by_role(
         "switch", name="Bookmark", checked=True))
-    hb.open("/bookmarks", ready="AZRM §2.4")
-    hb.open("/", ready="Recently opened")
+    hb.navigate("/bookmarks", ready="AZRM §2.4")
+    hb.navigate("/", ready="Recently opened")
     assert hb.has_text("AZRM §2.4")

@@ -93,7 +93,7 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("player,date,ruleset,foul\nIda Ito,2026-11-21,azrm,Noten Riichi\n"
                    "Ida Ito,2026-13-01,azrm,Noten Riichi\n", encoding="utf-8")
-    hb.open("/ledger", ready="Import a file")
+    hb.navigate("/ledger", ready="Import a file")
     with hb.page.expect_file_chooser(timeout=15000) as chooser:
         hb.click_button("Import a file")
     chooser.value.set_files(str(bad))
@@ -114,7 +114,7 @@ def test_end_of_hanchan_scores_to_result(hb):
     how much, then the result per seat with its rules; the sign button; the plain text."""
     hb.open("/tools", ready="End of hanchan")
     hb.click_button("End of hanchan", route="/tools/final")
-    hb.open("/tools/final?ruleset=ema-rcr", ready="Enter the four table scores.")
+    hb.navigate("/tools/final?ruleset=ema-rcr", ready="Enter the four table scores.")
     for seat, score in (("East", "22000"), ("South", "45000"), ("West", "16000"), ("North", "36000")):
         hb.type_into(f"{seat} — table points", score)
     hb.wait_for_text("1,000 short — one riichi stick not counted?")
@@ -137,6 +137,6 @@ def test_chombo_by_foul_and_revealed_tiles_referees_call(hb):
             ready="Points deducted: 30P")
     hb.click_button("Foul")
     hb.click_button("Usual chombo (20P)", then="Points deducted: 20P")
-    hb.open("/tools/revealed?ruleset=wrc-2025&tiles=2&deal=1", ready="Penalty: Not penalized / Re-deal")
+    hb.navigate("/tools/revealed?ruleset=wrc-2025&tiles=2&deal=1", ready="Penalty: Not penalized / Re-deal")
     assert hb.has_text("The referee's call")
     hb.tap(hb.role("switch", "During the deal"), then="only if it is repeated")
