@@ -48,7 +48,8 @@ run: $(STAMP) mo pyc
 
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist)
 ## while the offline PWA is built beside them (build/pwa, when older than its sources; log in build/pwa-build.log),
-## then the real-browser and offline-PWA tests, four at a time (pytest-xdist worksteal)
+## then the real-browser and offline-PWA tests (tests/e2e and tests/pwa, whose conftest files mark them; only those
+## folders are collected), four at a time (pytest-xdist worksteal)
 # Bytecode caches (__pycache__, git-ignored) are written even where PYTHONDONTWRITEBYTECODE is set, as
 # `pyc` does for the app: the six test processes and every served app would each compile every module
 # of handbook/, tests/ and tools/ again (collecting the tests: 5.9 s without, 2.6 s with).
@@ -61,7 +62,7 @@ test: $(STAMP) chromium node mo
 	  $(BIN)/python -m pytest -n 2 -m "not browser and not pwa"; status=$$?; \
 	  wait $$pwa || echo "the PWA build failed (build/pwa-build.log): the PWA tests build it again and say why"; \
 	  exit $$status
-	$(BIN)/python -m pytest -n 4 --dist worksteal -m "browser or pwa"
+	$(BIN)/python -m pytest -n 4 --dist worksteal -m "browser or pwa" tests/e2e tests/pwa
 
 test-core: $(STAMP) mo
 	$(BIN)/python -m pytest tests/core tests/content

@@ -11,6 +11,8 @@ a fresh page per test (``tests/conftest.py`` points them at Debian's chromium).
   then=...)``, ``wait_for_text(text)``, ``screenshot(name)``. Every request and WebSocket of the test's
   browser context is recorded (``hb.request_log``): the test fails if any left 127.0.0.1 (no exception), or if it ran past
   the watchdog's limit (a frozen page's renderer is killed).
+* ``loaded``: a Handbook as ``hb``, on a page of the test module's own with the app already loaded,
+  for the tests that only read (each reaches its screen inside the app: ``Handbook.start_at``).
 
 Screenshots (and, for a failed test, a screenshot and the ARIA tree) go to a temporary folder printed at
 the end of the run, or to ``$HANDBOOK_E2E_ARTIFACTS`` when set.
@@ -29,6 +31,7 @@ from tests.support.browser_harness import (  # noqa: E402
     Handbook,
     RequestLog,
     Watchdog,
+    new_context,
     safe_name,
     start_server,
     stop_server,
@@ -104,12 +107,10 @@ def module_server(request, tmp_path_factory, artifacts_dir):
         stop_server(srv)
 
 
-@pytest.fixture
-def hb(request, context, page, server, artifacts_dir) -> Handbook:
-    """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""
-    log = RequestLog().attach(context)
-    handbook = Handbook(page, server, artifacts_dir)
-    handbook.request_log = log  # type: ignore[attr-defined]
+def _watched(request, handbook: Handbook, log: RequestLog, artifacts_dir: Path):
+    """Runs one test on ``handbook`` (a generator for a fixture to yield from): the watchdog, a
+    screenshot and the ARIA tree when the test failed, and a failure for a frozen page or a request
+    that left 127.0.0.1 (in ``log``)."""
     with Watchdog() as watchdog:
         yield handbook
         rep = getattr(request.node, "rep_call", None)
@@ -127,6 +128,37 @@ def hb(request, context, page, server, artifacts_dir) -> Handbook:
     offenders = log.offenders()
     if offenders:
         pytest.fail("the page made requests that left 127.0.0.1:\n  " + "\n  ".join(offenders), pytrace=False)
+
+
+@pytest.fixture
+def hb(request, context, page, server, artifacts_dir) -> Handbook:
+    """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""
+    log = RequestLog().attach(context)
+    handbook = Handbook(page, server, artifacts_dir)
+    handbook.request_log = log  # type: ignore[attr-defined]
+    yield from _watched(request, handbook, log, artifacts_dir)
+
+
+@pytest.fixture(scope="module")
+def _loaded_app(browser, server, artifacts_dir):
+    """One profile and page per test module (per test worker) with the app loaded at ``/``."""
+    ctx = new_context(browser)
+    log = RequestLog().attach(ctx)
+    handbook = Handbook(ctx.new_page(), server, artifacts_dir)
+    handbook.request_log = log  # type: ignore[attr-defined]
+    handbook.open("/", ready="Search")
+    yield handbook, log
+    ctx.close()
+
+
+@pytest.fixture
+def loaded(request, _loaded_app, artifacts_dir) -> Handbook:
+    """The handbook already loaded, shared by the tests of a module that only read -- search, open,
+    go back, filter -- and change no setting: each reaches its first screen inside the app
+    (:meth:`Handbook.start_at`), ~2 CPU-s of Flutter's start saved per test. Tests of a cold load,
+    of focus on arrival, of remembered settings or of the requests a load makes use ``hb``."""
+    handbook, log = _loaded_app
+    yield from _watched(request, handbook, log, artifacts_dir)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

@@ -1,7 +1,8 @@
 """The served handbook in headless Chromium (issue 3, "Tests and evidence").
 
 Each test gets a fresh browser profile (empty localStorage, so default settings) on the one server of the
-session, and checks what a judge sees through Flutter's ARIA tree: search in Japanese and romaji, open a
+session -- or, for the tests that only read (search, open, go back, filter), the module's one page with
+the app already loaded (``loaded``) -- and checks what a judge sees through Flutter's ARIA tree: search in Japanese and romaji, open a
 result, read the section title and its Japanese subtitle, follow a § link, go back with the browser, open
 deep links directly, switch the ruleset and the theme and find both remembered. Every request the page
 makes is recorded; the ``context`` fixture fails a test whose page reached beyond 127.0.0.1.
@@ -34,8 +35,8 @@ def tab_selected(hb, name: str) -> bool:
 # ------------------------------------------------------------------------------------------- home
 
 
-def test_home_shows_search_box_and_navigation(hb):
-    hb.open("/")
+def test_home_shows_search_box_and_navigation(loaded):
+    hb = loaded.start_at("/", ready="Browse")
     hb.role("textbox", "Search")
     for name in NAV:
         hb.find(name, roles=("tab", "button"))
@@ -68,8 +69,8 @@ def test_search_box_has_focus_on_arrival(hb):
         pytest.param("revealed", "2.4", "Wrongly revealing tiles", "見せ牌", id="english-revealed"),
     ],
 )
-def test_search_opens_the_section_and_back_returns_to_results(hb, query, ref, title, title_ja):
-    hb.open("/", ready="Search")
+def test_search_opens_the_section_and_back_returns_to_results(loaded, query, ref, title, title_ja):
+    hb = loaded.start_at("/", ready="Browse")
     hb.type_into("Search", query)
     # the result row names its ruleset and §, so that often no tap is needed
     result = hb.find("AZRM", f"§{ref}", title)
@@ -87,8 +88,8 @@ def test_search_opens_the_section_and_back_returns_to_results(hb, query, ref, ti
     hb.find("AZRM", f"§{ref}", title)
 
 
-def test_japanese_results_in_one_ranked_list_each_labelled(hb):
-    hb.open("/", ready="Search")
+def test_japanese_results_in_one_ranked_list_each_labelled(loaded):
+    hb = loaded.start_at("/", ready="Browse")
     hb.type_into("Search", "見せ牌")
     hb.find("RULE", "AZRM", "§2.4", "Wrongly revealing tiles")  # the rule
     # the foul across rulesets, a table whose source has no Japanese among them
@@ -101,8 +102,8 @@ def test_japanese_results_in_one_ranked_list_each_labelled(hb):
 # ------------------------------------------------------------------------------ § links and back
 
 
-def test_section_link_opens_the_section_and_back_returns(hb):
-    hb.open("/rules/azrm/5.1", ready="Invalid group")
+def test_section_link_opens_the_section_and_back_returns(loaded):
+    hb = loaded.start_at("/rules/azrm/5.1", ready="Invalid group")
     heading(hb, "Invalid group")
     hb.wait_for_text("晒し間違い")
 
@@ -258,8 +259,8 @@ def test_theme_choice_dark_then_back_to_the_system_is_remembered(hb, context):
 # ------------------------------------------------------------------------- navigation and filters
 
 
-def test_bottom_navigation_reaches_every_screen(hb):
-    hb.open("/", ready="Search")
+def test_bottom_navigation_reaches_every_screen(loaded):
+    hb = loaded.start_at("/", ready="Browse")
     for name, route, marker in (
         ("Rules", "/rules", "Arizona Riichi Mahjong"),
         ("Penalties", "/penalties", "World Championship and Lower side by side"),
@@ -273,8 +274,8 @@ def test_bottom_navigation_reaches_every_screen(hb):
 
 
 @pytest.mark.parametrize("text", ["喰い替え", "kuikae"], ids=["japanese", "romaji"])
-def test_glossary_filter_in_either_script(hb, text):
-    hb.open("/glossary", ready="Filter")
+def test_glossary_filter_in_either_script(loaded, text):
+    hb = loaded.start_at("/glossary", ready="Filter")
     hb.wait_for_text("Chii")
     hb.type_into("Filter", text)
     hb.wait_for_no_text("Chii")

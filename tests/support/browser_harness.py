@@ -357,3 +357,13 @@ class Handbook(FlutterApp):
     def _replace_hung_page(self, route: str) -> None:
         kill_spinning_renderers()
         super()._replace_hung_page(route)
+
+    def start_at(self, route: str, *, ready: str | None = None) -> Handbook:
+        """``route``'s screen built anew inside the loaded app (:meth:`navigate`); when the app
+        shows that route already (typing a query keeps ``/``), by way of the Tools screen, since
+        the same route again builds nothing."""
+        if self.route() == route:
+            away = "/" if route == "/tools" else "/tools"
+            self.navigate(away, ready="Search" if away == "/" else "Chombo settlement")
+        self.navigate(route, ready=ready)
+        return self
