@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 from tests.support.browser_harness import (  # noqa: E402
-    CHROMIUM_FLAGS,
     CONTEXT_ARGS,
     HUNG_PAGES,
     Handbook,
@@ -78,9 +77,9 @@ E2E_JS_FLAGS = "--js-flags=--liftoff-only"
 
 
 @pytest.fixture(scope="session")
-def browser(launch_browser):
+def browser(launch_browser, browser_type_launch_args):
     """pytest-playwright's browser, launched for the served-app tests (:data:`E2E_JS_FLAGS`)."""
-    browser = launch_browser(args=[*CHROMIUM_FLAGS, E2E_JS_FLAGS])
+    browser = launch_browser(args=[*browser_type_launch_args["args"], E2E_JS_FLAGS])
     yield browser
     browser.close()
 
@@ -145,7 +144,6 @@ def _loaded_app(browser, server, artifacts_dir):
     ctx = new_context(browser)
     log = RequestLog().attach(ctx)
     handbook = Handbook(ctx.new_page(), server, artifacts_dir)
-    handbook.request_log = log  # type: ignore[attr-defined]
     handbook.open("/", ready="Search")
     yield handbook, log
     ctx.close()
