@@ -160,6 +160,10 @@ class FlutterApp:
     def enable_semantics(self, timeout: float = FIRST_FRAME_TIMEOUT_S) -> None:
         flutter_web.enable_semantics(self.page, timeout)
 
+    def wait_until_quiet(self, quiet_ms: int = 400, limit_ms: int = 5000) -> None:
+        """Wait until the screen stops changing (:func:`flutter_web.wait_until_quiet`)."""
+        flutter_web.wait_until_quiet(self.page, quiet_ms, limit_ms)
+
     def wait_for_first_frame(self, *, ready: str | Locator | None = None,
                              timeout: float = FIRST_FRAME_TIMEOUT_S) -> None:
         if isinstance(ready, str):
