@@ -8,12 +8,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-core bench pwa node i18n check chromium clean mo pyc
 
-# uv (PyPI) installs the pinned packages: ~5 s on a fresh machine where venv's own pip took ~22 s
-# (`$(BIN)/uv pip` is the venv's pip). It writes no bytecode: `pyc` compiles it for `make run`, and
-# `make test` writes it as the tests import.
+# uv (PyPI, pinned like the packages) installs the pinned packages: ~5 s on a fresh machine where
+# venv's own pip took ~22 s (`$(BIN)/uv pip` is the venv's pip). It writes no bytecode: `pyc`
+# compiles it for `make run`, and `make test` writes it as the tests import.
 $(STAMP): pyproject.toml
 	$(PY) -m venv --without-pip $(VENV)
-	$(PY) -m pip --python $(BIN)/python install -q 'uv>=0.9'
+	$(PY) -m pip --python $(BIN)/python install -q 'uv==0.13.9'
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[web,dev]'
 	touch $@
 
