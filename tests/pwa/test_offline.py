@@ -228,7 +228,7 @@ def test_offline_pwa(pwa_dir, browser_type, browser_type_launch_args, artifacts,
         app.screenshot("7-offline-reload-ledger")
 
         # answer a study card offline: the deck and the fsrs scheduler run in the browser
-        app.open("/study?ruleset=ema-rcr", ready="Show answer", timeout=RELOAD_TIMEOUT_S)
+        app.navigate("/study?ruleset=ema-rcr", ready="Show answer", timeout=RELOAD_TIMEOUT_S)
         app.tap(app.role("button", "Show answer"), then="Again")
         # due in fsrs's 10-minute learning step: today, unless the day ends first
         app.tap(app.role("button", "Good", exact=True),
