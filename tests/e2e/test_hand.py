@@ -1,8 +1,9 @@
 """The hand checker (/tools/hand) in headless Chromium against the served app, at 412 x 915: a hand
-tapped in on the tile keyboard gives its value; a condition toggle and tsumo change it; a deep link
+tapped in on the tile keyboard gives its value; a condition toggle and tsumo change it; a link
 with a red five under Rakkii Nomi 2026 links the rule; a win without yaku shows the empty-call
 rows; the screen in Japanese shows the yaku in Japanese; at 200 % text the labels and tiles grow
-instead of being cut. Every request stays on 127.0.0.1."""
+instead of being cut. Every request stays on 127.0.0.1. The first three share the module's page
+with the app loaded (``loaded``), each reaching its hand inside the app as a link does."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ HAND = [("萬 Characters", ["2", "3", "4", "5", "6", "7"]), ("筒 Circles", ["2"
 SUIT = {"萬 Characters": "Characters", "筒 Circles": "Circles", "索 Bamboo": "Bamboo"}
 
 
-def test_a_hand_tapped_in_gives_its_value(hb: Handbook):
-    hb.open("/tools/hand?ruleset=wrc-2025&seat=W&discarder=S", ready="14 tiles needed with these melds, 0 given")
+def test_a_hand_tapped_in_gives_its_value(loaded: Handbook):
+    hb = loaded.start_at("/tools/hand?ruleset=wrc-2025&seat=W&discarder=S",
+                         ready="14 tiles needed with these melds, 0 given")
     n = 0
     last = None
     for suit, digits in HAND:
@@ -53,17 +55,17 @@ def test_a_hand_tapped_in_gives_its_value(hb: Handbook):
     hb.screenshot("hand-tapped")
 
 
-def test_red_five_deep_link_links_its_rule(hb: Handbook):
-    hb.open("/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W&discarder=S",
-            ready="Value: 7,700 (4 han 30 fu)")
+def test_a_linked_red_five_hand_links_its_rule(loaded: Handbook):
+    hb = loaded.start_at("/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W"
+                         "&discarder=S", ready="Value: 7,700 (4 han 30 fu)")
     hb.page.mouse.move(200, 600)
     hb.page.mouse.wheel(0, 1200)
     hb.click_button("Rule: Rakkii Nomi 2026 §2.1", route="/rules/rakkii-nomi-2026/2.1")
 
 
-def test_no_yaku_shows_the_empty_call_rows(hb: Handbook):
-    hb.open("/tools/hand?ruleset=wrc-2025-lower&hand=567m22p345s678s&win=8s&melds=chi+123m&seat=W&discarder=S",
-            ready="No yaku: nothing is paid")
+def test_no_yaku_shows_the_empty_call_rows(loaded: Handbook):
+    hb = loaded.start_at("/tools/hand?ruleset=wrc-2025-lower&hand=567m22p345s678s&win=8s&melds=chi+123m&seat=W"
+                         "&discarder=S", ready="No yaku: nothing is paid")
     hb.page.mouse.move(200, 600)
     hb.page.mouse.wheel(0, 1400)
     hb.wait_for_text("Empty call for a win (vocal only)")

@@ -2,7 +2,9 @@
 
 Uses the e2e fixtures (``conftest.py``): the server runs on a free port in its own process group
 with a private data folder; Debian's ``/usr/bin/chromium`` through Playwright; assertions read
-Flutter's ARIA tree; every request must stay on 127.0.0.1.
+Flutter's ARIA tree; every request must stay on 127.0.0.1. The calculators share the module's
+page with the app loaded (``loaded``), each reached inside the app as its links reach it; the
+ledger test, which reloads, has a fresh profile (``hb``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ def _lines(hb: Handbook, needle: str) -> list[str]:
     return [line for line in hb.aria_dump().splitlines() if needle in line]
 
 
-def test_chombo_ema_payments_and_the_rule_link(hb):
-    hb.open("/tools/chombo?ruleset=azrm", ready="Points deducted: 30P")
+def test_chombo_ema_payments_and_the_rule_link(loaded):
+    hb = loaded.start_at("/tools/chombo?ruleset=azrm", ready="Points deducted: 30P")
     assert _lines(hb, "Strike: Yes")
     hb.click_button("Ruleset")
     hb.click_button("EMA RCR", exact=True, then="Payments (table points)")
@@ -29,8 +31,8 @@ def test_chombo_ema_payments_and_the_rule_link(hb):
     hb.click_button("Rule: EMA RCR §3.4.6", route="/rules/ema-rcr/3.4.6")
 
 
-def test_revealed_tiles_steppers_source_and_deal(hb):
-    hb.open("/tools/revealed?ruleset=azrm&tiles=3", ready="Penalty: Dead hand")
+def test_revealed_tiles_steppers_source_and_deal(loaded):
+    hb = loaded.start_at("/tools/revealed?ruleset=azrm&tiles=3", ready="Penalty: Dead hand")
     hb.click_button("More tiles", then="Penalty: Dead hand")
     hb.click_button("More tiles", then="Penalty: Chombo")
     assert _lines(hb, "Points deducted: 30P") and _lines(hb, "Strike: Yes")
@@ -41,8 +43,8 @@ def test_revealed_tiles_steppers_source_and_deal(hb):
     hb.tap(hb.role("switch", "During the deal"), then="Penalty: Re-deal")
 
 
-def test_strike_window_and_a_bad_date(hb):
-    hb.open("/tools/strikes?on=2026-04-12", ready="Strikes until suspension")
+def test_strike_window_and_a_bad_date(loaded):
+    hb = loaded.start_at("/tools/strikes?on=2026-04-12", ready="Strikes until suspension")
     hb.type_into("Strike dates", "2026-04-10\n2026-04-10\n2026-04-10")
     hb.wait_for_text("Standing: Suspended")
     assert _lines(hb, "Suspension: Apr 10, 2026 to Apr 23, 2026 (both included)")
@@ -109,10 +111,10 @@ def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
     assert hb.has_text("1 already in the ledger")
 
 
-def test_end_of_hanchan_scores_to_result(hb):
+def test_end_of_hanchan_scores_to_result(loaded):
     """Tools → End of hanchan: four scores typed, the total that does not add up answered with by
     how much, then the result per seat with its rules; the sign button; the plain text."""
-    hb.open("/tools", ready="End of hanchan")
+    hb = loaded.start_at("/tools", ready="End of hanchan")
     hb.click_button("End of hanchan", route="/tools/final")
     hb.navigate("/tools/final?ruleset=ema-rcr", ready="Enter the four table scores.")
     for seat, score in (("East", "22000"), ("South", "45000"), ("West", "16000"), ("North", "36000")):
@@ -132,8 +134,8 @@ def test_end_of_hanchan_scores_to_result(hb):
     hb.screenshot("final-rules")
 
 
-def test_chombo_by_foul_and_revealed_tiles_referees_call(hb):
-    hb.open("/tools/chombo?ruleset=rakkii-nomi-2026&foul=premature-tenpai-declaration",
+def test_chombo_by_foul_and_revealed_tiles_referees_call(loaded):
+    hb = loaded.start_at("/tools/chombo?ruleset=rakkii-nomi-2026&foul=premature-tenpai-declaration",
             ready="Points deducted: 30P")
     hb.click_button("Foul")
     hb.click_button("Usual chombo (20P)", then="Points deducted: 20P")
