@@ -12,7 +12,8 @@ a fresh page per test (``tests/conftest.py`` points them at Debian's chromium).
   browser context is recorded (``hb.request_log``): the test fails if any left 127.0.0.1 (no exception), or if it ran past
   the watchdog's limit (a frozen page's renderer is killed).
 * ``loaded``: a Handbook as ``hb``, on a page of the test module's own with the app already loaded,
-  for the tests that only read (each reaches its screen inside the app: ``Handbook.start_at``).
+  for the tests that only read (each reaches its screen inside the app: ``Handbook.start_at``);
+  ``loaded_ja`` the same in a browser whose language is Japanese.
 
 Screenshots (and, for a failed test, a screenshot and the ARIA tree) go to a temporary folder printed at
 the end of the run, or to ``$HANDBOOK_E2E_ARTIFACTS`` when set.
@@ -138,15 +139,30 @@ def hb(request, context, page, server, artifacts_dir) -> Handbook:
     yield from _watched(request, handbook, log, artifacts_dir)
 
 
+def _app_loaded(browser, server, artifacts_dir, waypoints: dict[str, str] | None = None, **context_args):
+    """One profile and page (:func:`new_context` with ``context_args``) with the app loaded at
+    ``/``, and the profile's request log; closed after (a generator). ``waypoints``: see
+    :attr:`Handbook.WAYPOINTS` (the English ones when None)."""
+    ctx = new_context(browser, **context_args)
+    log = RequestLog().attach(ctx)
+    handbook = Handbook(ctx.new_page(), server, artifacts_dir, waypoints)
+    handbook.open("/", ready=handbook.waypoints["/"])
+    yield handbook, log
+    ctx.close()
+
+
 @pytest.fixture(scope="module")
 def _loaded_app(browser, server, artifacts_dir):
     """One profile and page per test module (per test worker) with the app loaded at ``/``."""
-    ctx = new_context(browser)
-    log = RequestLog().attach(ctx)
-    handbook = Handbook(ctx.new_page(), server, artifacts_dir)
-    handbook.open("/", ready="Search")
-    yield handbook, log
-    ctx.close()
+    yield from _app_loaded(browser, server, artifacts_dir)
+
+
+@pytest.fixture(scope="module")
+def _loaded_app_ja(browser, server, artifacts_dir):
+    """As ``_loaded_app``, in a profile whose browser language is Japanese (navigator.language
+    "ja-JP"): the app starts in Japanese without being asked."""
+    yield from _app_loaded(browser, server, artifacts_dir, {"/": "ルール", "/tools": "錯和（チョンボ）の精算"},
+                           locale="ja-JP")
 
 
 @pytest.fixture
@@ -156,6 +172,13 @@ def loaded(request, _loaded_app, artifacts_dir) -> Handbook:
     (:meth:`Handbook.start_at`), ~2 CPU-s of Flutter's start saved per test. Tests of a cold load,
     of focus on arrival, of remembered settings or of the requests a load makes use ``hb``."""
     handbook, log = _loaded_app
+    yield from _watched(request, handbook, log, artifacts_dir)
+
+
+@pytest.fixture
+def loaded_ja(request, _loaded_app_ja, artifacts_dir) -> Handbook:
+    """As ``loaded``, in Japanese: the module's page of a Japanese browser, the app already loaded."""
+    handbook, log = _loaded_app_ja
     yield from _watched(request, handbook, log, artifacts_dir)
 
 

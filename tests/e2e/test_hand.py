@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from tests.support.browser_harness import Handbook, RequestLog, new_context
+from tests.support.browser_harness import Handbook, new_context
 from tests.support.layout_checks import FONT_PX_200, NODES_JS
 
 
@@ -72,21 +72,9 @@ def test_no_yaku_shows_the_empty_call_rows(loaded: Handbook):
     hb.click_button("Empty call for a win (showing the hand)", route="/penalties/wrc-2025-lower/empty-call-win")
 
 
-@pytest.fixture
-def ja_context(browser):
-    ctx = new_context(browser, locale="ja-JP")
-    log = RequestLog().attach(ctx)
-    try:
-        yield ctx
-    finally:
-        ctx.close()
-    assert not log.offenders(), log.offenders()
-
-
-def test_the_hand_checker_in_japanese(ja_context, server, artifacts_dir):
-    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
-    hb.open("/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&riichi=1&tsumo=1&seat=W&dora=1m",
-            ready="点数: 2,000/4,000")
+def test_the_hand_checker_in_japanese(loaded_ja: Handbook):
+    hb = loaded_ja.start_at("/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&riichi=1&tsumo=1&seat=W"
+                            "&dora=1m", ready="点数: 2,000/4,000")
     hb.page.mouse.move(200, 600)
     hb.page.mouse.wheel(0, 1400)
     hb.wait_for_text("立直")

@@ -3,13 +3,13 @@ screens without choosing; the language switch in the app bar; two tabs of one se
 languages at once (the language belongs to the session, not to the server).
 
 Uses the e2e fixtures (``conftest.py``): Debian's chromium, the served app on a free port, every
-request kept on 127.0.0.1.
+request kept on 127.0.0.1. The tests of one Japanese browser share the module's page with the app
+loaded (``loaded_ja``), each reaching its screens inside the app.
 """
 
 from __future__ import annotations
 
-import pytest
-from tests.support.browser_harness import Handbook, RequestLog, new_context
+from tests.support.browser_harness import Handbook
 
 NAV_JA = ("検索", "ルール", "罰則", "用語集", "ツール")
 NAV_EN = ("Search", "Rules", "Penalties", "Glossary", "Tools")
@@ -19,21 +19,8 @@ def _lines(hb: Handbook, needle: str) -> list[str]:
     return [line for line in hb.aria_dump().splitlines() if needle in line]
 
 
-@pytest.fixture
-def ja_context(browser):
-    """A fresh profile whose browser language is Japanese (navigator.language "ja-JP")."""
-    ctx = new_context(browser, locale="ja-JP")
-    log = RequestLog().attach(ctx)
-    try:
-        yield ctx
-    finally:
-        ctx.close()
-    assert not log.offenders(), log.offenders()
-
-
-def test_a_japanese_browser_gets_japanese_screens(ja_context, server, artifacts_dir):
-    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
-    hb.open("/", ready="ルール")
+def test_a_japanese_browser_gets_japanese_screens(loaded_ja):
+    hb = loaded_ja.start_at("/", ready="ルール")
     for label in NAV_JA:
         hb.wait_for_text(label, exact=True)
     assert not hb.has_text("Penalties", exact=True)
@@ -160,12 +147,12 @@ def _english(hb: Handbook, route: str, allowed: set[str]) -> set[str]:
     return words - _ARIA
 
 
-def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(ja_context, server, artifacts_dir):
+def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(loaded_ja):
     allowed = _source_vocabulary(handbook.load_library())
-    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
+    hb = loaded_ja
     found: dict[str, list[str]] = {}
     for route, ready in SCREENS:
-        hb.navigate(route, ready=ready)  # inside the app after the first: no page load each
+        hb.start_at(route, ready=ready)  # inside the app: no page load each
         hb.wait_until_quiet()
         words = _english(hb, route, allowed)
         if route.startswith("/tools/hand"):
@@ -183,14 +170,13 @@ def test_every_screen_kind_in_japanese_shows_english_only_in_the_sources_words(j
         f"  {route}: {', '.join(ws)}" for route, ws in found.items())
 
 
-def test_the_ledger_in_japanese_shows_english_only_in_the_sources_words(ja_context, server, artifacts_dir):
+def test_the_ledger_in_japanese_shows_english_only_in_the_sources_words(loaded_ja):
     """The ledger and a player's page after adding a record (on 127.0.0.1 with no passphrase set,
     nothing is asked): the form, the standing and the record in Japanese; the player's name and
     the penalty row (the source's words) may be English."""
     # the player's name (the judge typed it) and the export formats, written CSV and JSON in Japanese too
     allowed = _source_vocabulary(handbook.load_library()) | {"ida", "ito", "csv", "json"}
-    hb = Handbook(ja_context.new_page(), server, artifacts_dir)
-    hb.open("/ledger", ready="記録を追加")
+    hb = loaded_ja.start_at("/ledger", ready="記録を追加")
     hb.type_into("選手", "Ida Ito")
     box = hb.role("textbox", "反則")
     box.click()
@@ -199,7 +185,7 @@ def test_the_ledger_in_japanese_shows_english_only_in_the_sources_words(ja_conte
     hb.click_button("Noten Riichi — Chombo 30P", exact=True, then="ストライク（AZRM §1.4）")
     hb.click_button("記録を追加", exact=True, then="記録しました: ")
     found: dict[str, list[str]] = {}
-    hb.open("/ledger", ready="記録を追加")  # the same route again: a load builds it anew
+    hb.start_at("/ledger", ready="記録を追加")  # the same route again: built anew
     hb.wait_until_quiet()
     if words := _english(hb, "/ledger", allowed):
         found["/ledger"] = sorted(words)

@@ -351,8 +351,14 @@ class Handbook(FlutterApp):
     """A page of the served handbook (:class:`browser_driver.FlutterApp`); a tab that froze while
     loading is ended with its renderer first (a tab whose renderer spins does not close)."""
 
-    def __init__(self, page, server: Server, shots_dir: Path | None = None) -> None:
+    #: the screens :meth:`start_at` goes by, each with a text it shows once built (in English; a
+    #: Handbook of a Japanese page is given its own)
+    WAYPOINTS = {"/": "Search", "/tools": "Chombo settlement"}
+
+    def __init__(self, page, server: Server, shots_dir: Path | None = None,
+                 waypoints: dict[str, str] | None = None) -> None:
         super().__init__(page, server, shots_dir)
+        self.waypoints = waypoints or self.WAYPOINTS
 
     def _replace_hung_page(self, route: str) -> None:
         kill_spinning_renderers()
@@ -364,6 +370,6 @@ class Handbook(FlutterApp):
         the same route again builds nothing."""
         if self.route() == route:
             away = "/" if route == "/tools" else "/tools"
-            self.navigate(away, ready="Search" if away == "/" else "Chombo settlement")
+            self.navigate(away, ready=self.waypoints[away])
         self.navigate(route, ready=ready)
         return self
