@@ -29,7 +29,6 @@ import json
 import re
 import time
 
-import pytest
 from handbook.ui.routes import ROUTES
 from tests.support.studyclock import good_is_due_today
 from tests.support.pwa_harness import (
@@ -284,18 +283,27 @@ _CACHES_JS = """async () => {
 
 def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
     """The cache is named from the content: a changed build installs a new worker, whose
-    activation deletes the old cache, and offline the page gets the new files."""
+    activation deletes the old cache, and offline the page gets the new files. The next build's
+    memory snapshot is one Pyodide refuses (the right size of zeros, compressed as the build does):
+    it only costs time -- the worker starts Python as before, and offline the app opens and searches."""
+    import gzip
     import shutil
 
     from tests.support.pwa_harness import pwa_build
 
-    old_cache = build_info(pwa_dir)["cache"]
+    info = build_info(pwa_dir)
+    old_cache = info["cache"]
     new_dir = tmp_path / "pwa-next"
     shutil.copytree(pwa_dir, new_dir)
     marker = '{"app_name":"Riichi Judge Handbook","next":true}'
     (new_dir / "version.json").write_text(marker, encoding="utf-8")
+    snapshot = info.get("memory_snapshot")
+    if snapshot:
+        (new_dir / pwa_build.MEMORY_SNAPSHOT).write_bytes(gzip.compress(bytes(snapshot["bytes"]), mtime=0))
     _core, _variants, new_cache = pwa_build.write_service_worker(new_dir, first_visit=False)
     assert new_cache != old_cache
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
 
     server = PwaServer(pwa_dir)
     port = server.port
@@ -320,43 +328,16 @@ def test_new_build_replaces_the_old_cache(pwa_dir, page, context, tmp_path):
             "async name => (await (await caches.open(name)).match('version.json')).text()",
             new_cache)
         assert cached == marker, f"the new cache holds the old version.json: {cached}"
+        if snapshot:
+            wait_for_extras(page, new_dir)   # the damaged snapshot, whole in the new cache
         server.stop()
         context.set_offline(True)
+        console.clear()
         reload_app(app)
         assert page.evaluate("fetch('version.json').then(r => r.text())") == marker
-    finally:
-        server.stop()
-
-
-def test_a_damaged_memory_snapshot_only_costs_time(pwa_dir, context, page, tmp_path):
-    """A snapshot Pyodide refuses (here: the right size of zeros, compressed as the build does)
-    leaves the worker to start Python as before: offline, the app still opens and searches."""
-    import gzip
-    import shutil
-
-    from tests.support.pwa_harness import pwa_build
-
-    info = build_info(pwa_dir)
-    if not info.get("memory_snapshot"):
-        pytest.skip(f"built without a memory snapshot: {info.get('memory_snapshot_error')}")
-    damaged = tmp_path / "pwa-damaged"
-    shutil.copytree(pwa_dir, damaged)
-    (damaged / pwa_build.MEMORY_SNAPSHOT).write_bytes(
-        gzip.compress(bytes(info["memory_snapshot"]["bytes"]), mtime=0))
-    pwa_build.write_service_worker(damaged, first_visit=False)
-    console: list[str] = []
-    page.on("console", lambda m: console.append(m.text))
-    server = PwaServer(damaged)
-    try:
-        app = App(page, server)
-        open_app(app)
-        wait_for_service_worker(page)
-        wait_for_extras(page, damaged)
-        server.stop()
-        context.set_offline(True)
-        reload_app(app)
-        assert any(m.startswith("Python memory snapshot not used") for m in console), console[-20:]
-        assert SNAPSHOT_USED not in console
+        if snapshot:
+            assert any(m.startswith("Python memory snapshot not used") for m in console), console[-20:]
+            assert SNAPSHOT_USED not in console
         app.type_into("Search", "見せ牌")
         app.find("AZRM", "§2.4", "Wrongly revealing tiles")
     finally:
