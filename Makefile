@@ -53,11 +53,11 @@ run: $(STAMP) mo pyc
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist)
 ## while the offline PWA is built beside them (build/pwa, when older than its sources; log in build/pwa-build.log),
 ## then the offline-PWA and real-browser tests (tests/pwa and tests/e2e, whose conftest files mark them; only those
-## folders are collected), four at a time (pytest-xdist worksteal)
-# The PWA tests come first: worksteal hands each worker a run of tests in order, so one worker takes
-# the PWA tests' long first visits in turn from the start while three share the served-app tests, and
-# the short served-app tests left at the end are what idle workers take over (e2e first, the long
-# PWA tests were last: one worker ran them alone for the run's last 15-50 s; 212 -> 205 s).
+## folders are collected), four at a time (pytest-xdist loadscope, units: tests/support/scheduling.py)
+# Each worker takes whole units (a module, a window of the layout walk, a PWA test), the longest
+# first, so that a module's served app and loaded page are set up once: worksteal split the modules
+# left at the end among the workers, each split a page load or a served app more (41 page loads
+# -> 33; 353 -> 334 CPU-s, 195 -> 178 s back to back).
 # Bytecode caches (__pycache__, git-ignored) are written even where PYTHONDONTWRITEBYTECODE is set, as
 # `pyc` does for the app: the six test processes and every served app would each compile every module
 # of handbook/, tests/ and tools/ again (collecting the tests: 5.9 s without, 2.6 s with).
@@ -70,7 +70,7 @@ test: $(STAMP) chromium node mo
 	  $(BIN)/python -m pytest -n 2 -m "not browser and not pwa"; status=$$?; \
 	  wait $$pwa || echo "the PWA build failed (build/pwa-build.log): the PWA tests build it again and say why"; \
 	  exit $$status
-	$(BIN)/python -m pytest -n 4 --dist worksteal -m "browser or pwa" tests/pwa tests/e2e
+	$(BIN)/python -m pytest -n 4 --dist loadscope --no-loadscope-reorder -m "browser or pwa" tests/pwa tests/e2e
 
 test-core: $(STAMP) mo
 	$(BIN)/python -m pytest tests/core tests/content

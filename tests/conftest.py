@@ -114,9 +114,23 @@ def _ci() -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """The browser and PWA tests last (see the module docstring); the order is otherwise kept."""
+    """The browser and PWA tests last (see the module docstring), the longest of them first
+    (:func:`tests.support.scheduling.heaviest_first`); the order is otherwise kept."""
+    from tests.support.scheduling import heaviest_first
+
+    heaviest_first(items)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None
                or item.get_closest_marker("pwa") is not None)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadscope`` (``make test``'s browser run), the units of
+    :mod:`tests.support.scheduling`; pytest-xdist's own scheduler otherwise."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from tests.support.scheduling import BrowserScopes
+
+    return BrowserScopes(config, log)
 
 
 @pytest.fixture(scope="session")
