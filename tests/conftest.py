@@ -123,6 +123,7 @@ def pytest_collection_modifyitems(config, items):
                or item.get_closest_marker("pwa") is not None)
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: unknown with -p no:xdist
 def pytest_xdist_make_scheduler(config, log):
     """Under ``--dist loadscope`` (``make test``'s browser run), the units of
     :mod:`tests.support.scheduling`; pytest-xdist's own scheduler otherwise."""

@@ -1,9 +1,13 @@
-"""The harness's own rules, without a browser: which requests count as leaving 127.0.0.1, and ports."""
+"""The harness's own rules, without a browser: which requests count as leaving 127.0.0.1, ports, and
+the browser run's units of work."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tests.support.browser_harness import RESERVED_PORTS, free_port, is_allowed_request
+from tests.support.scheduling import HEAVIEST, unit
 
 RIVE = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/wasm/rive_native.js"
 
@@ -79,3 +83,19 @@ def test_the_served_bootstrap_asks_for_single_threaded_skwasm():
 def test_free_port_avoids_the_developer_ports():
     for _ in range(20):
         assert free_port() not in RESERVED_PORTS
+
+
+def test_the_browser_run_is_shared_out_in_units_that_keep_what_tests_share():
+    """tests.support.scheduling: a PWA test is a unit alone, the layout walk one unit per window and
+    language (one page each), any other browser test goes with its module; the modules it names as
+    the longest exist."""
+    walk = "tests/e2e/test_layout_walk.py::test_screen_survives_the_window_and_text_size"
+    assert (unit(f"{walk}[360-text200-ja-JP-chromium-search:/]") == unit(f"{walk}[360-text200-ja-JP-chromium-tools:/tools]")
+            == "tests/e2e/test_layout_walk.py::360-text200-ja-JP")
+    assert unit(f"{walk}[412x915-ja-JP-chromium-search:/]") != unit(f"{walk}[360-text200-ja-JP-chromium-search:/]")
+    assert (unit("tests/pwa/test_offline.py::test_offline_pwa[chromium]")
+            != unit("tests/pwa/test_offline.py::test_new_build_replaces_the_old_cache[chromium]"))
+    assert (unit("tests/e2e/test_tools.py::test_strike_window_and_a_bad_date[chromium]")
+            == unit("tests/e2e/test_tools.py::test_end_of_hanchan_scores_to_result[chromium]") == "tests/e2e/test_tools.py")
+    root = Path(__file__).resolve().parents[2]
+    assert [path for path in HEAVIEST if not (root / path).is_file()] == []

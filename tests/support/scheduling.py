@@ -39,13 +39,19 @@ def heaviest_first(items: list) -> None:
     items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(HEAVIEST)))
 
 
+def unit(nodeid: str) -> str:
+    """The unit of work the test ``nodeid`` belongs to (this module's docstring): the test itself
+    under tests/pwa, ``<walk>::<window>-<language>`` in the layout walk, otherwise its module."""
+    path, _, name = nodeid.partition("::")
+    if path.startswith("tests/pwa/"):
+        return nodeid
+    if path == WALK and "[" in name:
+        return f"{path}::{name.split('[', 1)[1].split('-chromium-', 1)[0]}"
+    return path
+
+
 class BrowserScopes(LoadScopeScheduling):
-    """:class:`xdist.scheduler.LoadScopeScheduling` with the units of this module's docstring."""
+    """:class:`xdist.scheduler.LoadScopeScheduling` whose units are :func:`unit`'s."""
 
     def _split_scope(self, nodeid: str) -> str:
-        path, _, name = nodeid.partition("::")
-        if path.startswith("tests/pwa/"):
-            return nodeid
-        if path == WALK and "[" in name:
-            return f"{path}::{name.split('[', 1)[1].split('-chromium-', 1)[0]}"
-        return path
+        return unit(nodeid)
