@@ -1,11 +1,12 @@
 """The served handbook in headless Chromium (issue 3, "Tests and evidence").
 
-Each test gets a fresh browser profile (empty localStorage, so default settings) on the one server of the
-session -- or, for the tests that only read (search, open, go back, filter), the module's one page with
-the app already loaded (``loaded``) -- and checks what a judge sees through Flutter's ARIA tree: search in Japanese and romaji, open a
-result, read the section title and its Japanese subtitle, follow a § link, go back with the browser, open
-deep links directly, switch the ruleset and the theme and find both remembered. Every request the page
-makes is recorded; the ``context`` fixture fails a test whose page reached beyond 127.0.0.1.
+Each test gets a fresh browser profile (empty localStorage, so default settings) on the one server of
+the session -- or, for the tests that only read (search, open, go back, filter), the module's one page
+with the app already loaded (``loaded``) -- and checks what a judge sees through Flutter's ARIA tree:
+search in Japanese and romaji, open a result, read the section title and its Japanese subtitle, follow
+a § link, go back with the browser, open deep links directly, switch the ruleset and the theme and
+find both remembered. Every request the page makes is recorded; a test whose page reached beyond
+127.0.0.1 fails (``tests/e2e/conftest.py``).
 """
 
 from __future__ import annotations

@@ -109,12 +109,14 @@ def gzip_precache(out: Path, files: list[str]) -> list[str]:
             continue
         data = path.read_bytes()
         gz = out / (rel + ".gz")
-        packed = _compressed_copy(gz, data)
-        if packed is None:
-            packed = gzip.compress(data, compresslevel=9, mtime=0)
-            if len(packed) <= 0.8 * len(data):
-                gz.write_bytes(packed)
-        result.append(rel + ".gz" if len(packed) <= 0.8 * len(data) else rel)
+        kept = _compressed_copy(gz, data)
+        packed = kept if kept is not None else gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) > 0.8 * len(data):
+            result.append(rel)
+            continue
+        if kept is None:
+            gz.write_bytes(packed)
+        result.append(rel + ".gz")
     return result
 
 
