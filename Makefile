@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8550
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-core bench pwa node i18n check chromium clean mo pyc
+.PHONY: run test test-core bench pwa node i18n check chromium clean mo pyc model
 
 # uv (PyPI, pinned like the packages) installs the pinned packages: ~5 s on a fresh machine where
 # venv's own pip took ~22 s (`$(BIN)/uv pip` is the venv's pip). It writes no bytecode: `pyc`
@@ -71,6 +71,11 @@ test: $(STAMP) chromium node mo
 	  wait $$pwa || echo "the PWA build failed (build/pwa-build.log): the PWA tests build it again and say why"; \
 	  exit $$status
 	$(BIN)/python -m pytest -n 4 --dist loadscope --no-loadscope-reorder -m "browser or pwa" tests/pwa tests/e2e
+
+## retrain the search's learned model (handbook/core/search/model.json.gz) on the train splits of tests/eval
+## (scikit-learn, ~20 s); tests/core/test_search_model.py fails while the shipped file is stale
+model: $(STAMP)
+	$(BIN)/python -m tools.searchmodel
 
 test-core: $(STAMP) mo
 	$(BIN)/python -m pytest tests/core tests/content

@@ -4,7 +4,7 @@ judge the ruling for an incident without scrolling, per ruleset, beside the core
 The app is served (``python -m handbook serve``) and opened in headless Chromium at 412×915 (a
 phone) with a ruleset remembered (the picker's setting in the browser's storage), one profile per
 ruleset. The incidents are every :data:`STEP`-th case of the newest evaluation split
-(``evalset.NEWEST_FILE``: written by someone who never saw the search, measured once before it was
+(``NEWEST``, a test split of tests/eval: written by someone who never saw the search, measured once before it was
 tuned on). Each is typed into the search box as a judge would; once the results
 settle, the ruling counts as seen when a result the case names for that ruleset -- a penalty row
 (its title and penalty) or a section (its § and title, with the penalties citing it) -- is one
@@ -24,7 +24,10 @@ from collections import defaultdict
 
 import pytest
 from tests.support.browser_harness import CHROMIUM, Handbook, launch_browser, new_context, start_server, stop_server  # noqa: E402
-from tests.support.evalset import NEWEST_FILE, load_cases, recall_at_3  # noqa: E402
+from tests.support.evalset import load_cases, recall_at_3  # noqa: E402
+
+#: the set the page benchmark types: a test split written blind
+NEWEST = "written-styles-blind"
 
 import handbook  # noqa: E402
 from handbook.ui.views.search import ranked_results  # noqa: E402
@@ -92,7 +95,7 @@ def served(tmp_path_factory):
 
 def test_the_ruling_is_on_the_first_screen(benchmark, served, capsys):
     library = handbook.load_library()
-    cases = load_cases(NEWEST_FILE)
+    cases = load_cases(name=NEWEST, split="test")
     sample = cases[::STEP]
     seen: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     missed: list[str] = []
@@ -144,7 +147,7 @@ def test_the_ruling_is_on_the_first_screen(benchmark, served, capsys):
         lines.append(f"{rs:18} {ok:3}/{total:<3} {100 * ok / total:5.1f} %   "
                      f"{per[rs].hits:4}/{per[rs].total:<4} {100 * per[rs].rate:5.1f} %")
     with capsys.disabled():
-        print(f"\nthe ruling fully visible at 412×915 without scrolling ({NEWEST_FILE.stem} sample), and the core's recall@3:")
+        print(f"\nthe ruling fully visible at 412×915 without scrolling ({NEWEST} sample), and the core's recall@3:")
         print("\n".join(lines))
         if missed:
             print("not on the first screen: " + "; ".join(missed[:30]))

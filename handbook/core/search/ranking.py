@@ -17,6 +17,7 @@ from handbook.core.search.grammar import concepts, without_rules_talk
 from handbook.core.search.conditions import ROMAJI_NUMBERS
 from handbook.core.search.setting import drop_setting
 from handbook.core.search.japanese import kana_fold
+from handbook.core.search.learned import shipped as shipped_model
 from handbook.core.search.negation import factor as step_factor
 from handbook.core.search.negation import steps
 
@@ -68,6 +69,13 @@ class Weights:
     #: a row lacking every step the query says was missing (an explicit negation is strong evidence)
     step_match: float = 2.0
     step_contradiction: float = 0.4  # a row lacking a step the query says was done (or the reverse)
+    # the learned model (:mod:`handbook.core.search.learned`), fused with the lexical ranking: a
+    # ruling's score is its lexical score as a share of the best one, plus ``learned`` times the
+    # model's probability for it
+    learned: float = 3.0
+    #: a query of this many words or fewer is a name, ranked by the lexical stages alone; the learned
+    #: weight grows to its whole over the next word (see ``_incident_share``)
+    learned_from: float = 2.0
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
     mix_share: float = 0.9  # see _Ranking.mix_kinds
@@ -97,6 +105,7 @@ class Ranking:
     raw: str
     ruleset: str | None
     editions: bool
+    typed: str = ""
     scores: dict[int, float] = field(default_factory=dict)
     units: list = field(default_factory=list)
     latin: str = ""
@@ -139,7 +148,7 @@ def read_incident(index, r: Ranking) -> None:
     a number of minutes is left to the rows' conditions."""
     q = drop_setting(r.q)
     if q is not r.q:
-        r.q, r.raw = q, drop_setting(r.raw)
+        r.q, r.raw, r.typed = q, drop_setting(r.raw), drop_setting(r.typed)
     r.q = index.split_compounds(r.q)
     if "mai" in r.q:
         r.q = _ROMAJI_TILES.sub(_tiles, r.q)
@@ -213,6 +222,50 @@ def name_bonuses(index, r: Ranking) -> None:
     r.best = index.name_bonuses(r.scores, r.q, r.latin, r.ruleset, r.editions, r.factors)
 
 
+def fuse_learned(index, r: Ranking) -> None:
+    """The learned model's probabilities for the rulings (sections and rows) of the scope, fused with
+    the lexical scores: each result's score becomes its share of the best lexical score plus
+    ``Weights.learned`` times the model's probability for it (a ruling the words missed can come in
+    on the model alone); glossary terms keep their share. A query that is a name (one or two words,
+    see ``_incident_share``, or a title or name typed whole) is left to the lexical stages. Read from the text as typed, clause by
+    clause for a long one (:mod:`handbook.core.search.learned`)."""
+    learned = index.learned
+    if learned is None or r.editions or not r.units:  # a reference ("2.4", "12.3.1") is no incident
+        return
+    model, docs_of = learned
+    weight = W.learned * _incident_share(r.typed)
+    if weight and index.named_exactly(r.q):
+        weight = 0.0
+    probs = model.probabilities(r.typed) if weight else None
+    if not probs:
+        return
+    top = max((s for s, _d in r.best.values()), default=0.0) or 1.0
+    best = {key: (s / top, d) for key, (s, d) in r.best.items()}
+    scope = index.scope_of(r.ruleset)
+    groups = index.groups
+    for cls, p in probs.items():
+        done = set()  # a foul's rows are one result per ruleset: its probability counts once there
+        for d in docs_of.get(cls, ()):
+            key = groups[d]
+            if d in scope and key not in done:
+                done.add(key)
+                kept = best.get(key)
+                best[key] = ((kept[0] if kept else 0.0) + weight * p, kept[1] if kept else d)
+    r.best = best
+
+
+_LATIN_WORD = re.compile(r"[^\W\d_]+", re.ASCII)
+_JA_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _incident_share(typed: str) -> float:
+    """How much of the learned weight a query gets: none for a name of one or two words (a name is
+    the lexical stages' to match: its spellings, typos and prefixes), all of it from three words on
+    (an incident told); a Japanese character counts as half a word."""
+    n = len(_LATIN_WORD.findall(typed)) + len(_JA_CHAR.findall(typed)) / 2
+    return min(1.0, max(0.0, (n - W.learned_from) / 1.0))
+
+
 def order(index, r: Ranking) -> None:
     """Best first; ties: terms, then sections, then rows."""
     r.out = index.in_order(r.best.values())
@@ -229,7 +282,7 @@ def spread(index, r: Ranking) -> None:
 
 #: the ranking, stage by stage
 STAGES = (read_incident, score_references, score_words, lift_cited, prefer_rules_for_questions, weigh_steps,
-          name_bonuses, order, spread)
+          name_bonuses, fuse_learned, order, spread)
 
 
 class _Ranking:
@@ -248,10 +301,40 @@ class _Ranking:
         q = fold(query).strip()
         if not q:
             return []
-        r = Ranking(q, query, ruleset, editions)
+        r = Ranking(q, query, ruleset, editions, query)
         for stage in STAGES:
             stage(self, r)
         return r.out
+
+    @cached_property
+    def learned(self) -> tuple | None:
+        """The shipped model (:func:`handbook.core.search.learned.shipped`) and, for each of its
+        classes, the documents it stands for (``penalty:<foul>``: that foul's rows in every ruleset;
+        ``<ruleset>/rule:<ref>``: that section); ``None`` without a model."""
+        model = shipped_model()
+        if model is None:
+            return None
+        docs_of: dict[str, list[int]] = defaultdict(list)
+        for d, doc in enumerate(self.docs):
+            hit = doc.hit
+            if hit.kind == "penalty":
+                docs_of[f"penalty:{hit.ref}"].append(d)
+            elif hit.kind == "rule" and not doc.editions:
+                docs_of[f"{doc.ruleset}/rule:{hit.ref}"].append(d)
+        return model, dict(docs_of)
+
+    def named_exactly(self, q: str) -> bool:
+        """Whether the folded query ``q`` is a name or title of some entry, typed whole."""
+        return q in self._exact_docs
+
+    def scope_of(self, ruleset: str | None) -> frozenset[int]:
+        """The documents a search narrowed to ``ruleset`` (``None``: every ruleset) ranks."""
+        return self._scope(ruleset, False)
+
+    @property
+    def groups(self) -> list[tuple]:
+        """Each document's result group (a penalty row counts for its foul in its ruleset)."""
+        return self._groups
 
     @cached_property
     def row_steps(self) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
