@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from handbook.core.search.tiles import GROUP, TILE, group_tiles, tile
+from handbook.core.search.tiles import TILE, tile
 
 #: every form of a pon or a chii as typed (pon'd, chi'd: the apostrophe needed, "pond" is the discards)
 _PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
@@ -25,48 +25,10 @@ def _call_kind(word: str) -> str:
     return _KIND.get(word, word)
 
 
-#: the two tiles a pon or a chii is shown with ("pon shown with 3m and 4m", "chii with 3p 7p"), no
-#: third one after them
-_SHOWN_PAIR = re.compile(
-    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,25}}?\b(?:with|using|showed|showing|exposed|revealed"
-    rf"|put\s+out|laid\s+out)\s+(?:(?:a|the|his|her|only)\s+)?(?P<a>{TILE})\s*(?:and\s+|&\s*|\+\s*|,\s*|/\s*)?"
-    rf"(?P<b>{TILE})(?!\s*(?:and\s+|,\s*|&\s*|\+\s*)?[1-9])")
 
 
-def _pair_cannot_make(kind: str, a: tuple[int, str], b: tuple[int, str]) -> bool:
-    """Whether the two tiles from the hand cannot make the call with any tile: a pon needs two
-    alike, a chii two of one suit one or two apart."""
-    if kind == "pon":
-        return a != b
-    return a[1] != b[1] or abs(a[0] - b[0]) not in (1, 2)
 
 
-def invalid_group(folded: str) -> bool:
-    """A pon, chii or kan followed (within a few words) by tiles written out that do not make it,
-    or a pon or chii shown with two tiles that cannot make it."""
-    for m in _SHOWN_PAIR.finditer(folded):
-        a, b = tile(m.group("a")), tile(m.group("b"))
-        if a is not None and b is not None and _pair_cannot_make(_call_kind(m.group("call")), a, b):
-            return True
-    for call in _CALL_WORD.finditer(folded):
-        kind = _call_kind(call.group(0))
-        group = GROUP.search(folded, call.end(), call.end() + 40)
-        if kind == "ron" or group is None:
-            continue
-        gap = folded[call.end():group.start()]
-        # "chii on the 3s and put out 3s-5s-6s": the tiles shown for the call, not a later event
-        if re.search(r"[.;?。]|\b(?:then|and|with|discard\w*|threw)\b", gap) and not re.search(
-                r"^[^.;?。]{0,20}\band\s+(?:put\s+out|laid\s+out|show\w*|expos\w*|reveal\w*)\s+$", gap):
-            continue
-        tiles = group_tiles(group.group(1))
-        if tiles is None:
-            continue
-        numbers = sorted(n for n, _ in tiles)
-        if len({suit for _, suit in tiles}) != 1 or len(tiles) != (4 if kind == "kan" else 3):
-            return True
-        if numbers != (list(range(numbers[0], numbers[0] + 3)) if kind == "chii" else [numbers[0]] * len(numbers)):
-            return True
-    return False
 
 
 # swap calling told by the tiles: a pon or chii of one tile, then a discard of that tile or, after
@@ -99,38 +61,10 @@ def swap_by_tiles(folded: str) -> bool:
     return False
 
 
-# a call whose tile was never taken ("left the 7p in West's pond", "forgot to take the tile"; in romaji
-# "pon shita kedo hai wo toranakatta")
-#: a call, then (within the sentence) what became of its tile
-_CALL_THEN = r"(?<![a-z])(?:pon|pong|{more}chii|chi|chow|kan|called|calls?|claimed)(?![a-z])[^.;?]{{0,80}}?"
-_NOT_TAKEN = re.compile(
-    _CALL_THEN.format(more="") +
-    r"(?:\b(?:left|leaves|leaving)\b[^.;?]{0,30}?\b(?:in|on)\s+(?:the\s+|my\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?"
-    r"(?:pond|river|discards|kawa)\b"
-    r"|\b(?:never\s+took|did\s*n'?t\s+take|didnt\s+take|not\s+take|forgot\s+to\s+take|without\s+taking)\s+"
-    r"(?:the\s+)?(?:called|claimed)\s+tile\b"
-    r"|\b(?:(?:hai|pai)\s+(?:wo\s+|o\s+)?)?(?:tora(?:nakatta|nai|naide|nakute|zu\w*)|totte\s+(?:i)?na(?:i|katta))\b)")
-#: ... told more loosely ("never actually took the tile", "still in the discards"): only once the
-#: call went on (a discard, the tiles shown), else it is a call said and not made
-_NOT_TAKEN_LOOSE = re.compile(
-    _CALL_THEN.format(more="ponned|") +
-    r"(?:\b(?:never|did\s*n'?t|didnt|not|forgot\s+to|without)\s+(?:actually\s+|even\s+|acutally\s+)?"
-    r"(?:took|take|taking|pick\w*\s+up)\s+(?:the\s+|that\s+)?(?:called\s+|claimed\s+|ponned\s+|[1-9]\s?[mps]\s+)?"
-    r"(?:tile|it|[1-9](?:\s?[mps])?)\b"
-    r"|\bstill\s+(?:\w+\s+){0,2}?(?:in|on)\s+(?:the\s+|his\s+|her\s+|their\s+|\w+'?s\s+)?(?:pond|river|discards|kawa)\b)")
-_WENT_ON = re.compile(r"\b(?:discarded|discarding|threw|showed|revealed|laid|put\s+(?:\w+\s+){0,3}?(?:down|out))\b"
-                      r"|\b(?:two|2|three|3|more)\s+(?:more\s+)?discards\b")
 
 
-def not_taken(folded: str) -> bool:
-    """A call whose tile was never taken (see :data:`_NOT_TAKEN`, :data:`_NOT_TAKEN_LOOSE`)."""
-    return bool(_NOT_TAKEN.search(folded) or (_NOT_TAKEN_LOOSE.search(folded) and _WENT_ON.search(folded)))
 
 
-#: a call shown as a group of the other kind, in Japanese or romaji: a pon laid out as a run
-#: (ポンしたのに順子で晒した, "pon shita no ni shuntsu"), a chii as a triplet or a pair
-KIND_MISMATCH = re.compile(r"ぽん[^。、,.?]{0,8}?(?:順子|しゅんつ)|ちー[^。、,.?]{0,8}?(?:刻子|こーつ|対子|といつ)"
-                           r"|\bpon\b[^.;?]{0,20}?\bshuntsu\b|\bchii?\b[^.;?]{0,20}?\b(?:koutsu|kotsu|toitsu)\b")
 
 #: swap calling told without the tiles: a call, then the same tile as the called one discarded
 #: ("called pon and then discarded the same tile", ポンした牌と同じ牌を切った, "onaji hai wo kitta")

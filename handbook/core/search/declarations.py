@@ -15,11 +15,6 @@ from handbook.core.search.calls import _call_kind
 # noten", "was tenpai but declared noten", "said noten, then ... said actually tenpai"
 _READY = r"(?:tenpai|tempai|noten|not\s+tenpai|not\s+ready|ready)"
 _DECLARED = r"(?:declared|declares|said|says|called|announced|claimed|showed|turned\s+(?:\w+\s+)?hand\s+(?:up|over)\s+as)"
-_WRONG_DECLARATION = re.compile(
-    rf"\b{_DECLARED}\s+(?:\w+\s+){{0,2}}?(?P<said>{_READY})\b[^.;?]{{0,40}}?"
-    rf"\b(?:but|though|although|while|actually|in\s+fact|really|then)\b[^.;?]{{0,60}}?\b(?P<was>{_READY})\b"
-    rf"|\b(?:was|is|had\s+been)\s+(?P<was2>{_READY})\b[^.;?]{{0,20}}?\bbut\s+(?:\w+\s+){{0,2}}?{_DECLARED}\s+(?P<said2>{_READY})\b"
-    r"|(?:てんぱい|聴牌)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:のーてん|不聴)|(?:のーてん|不聴)(?:宣言|と(?:言|宣言))[^。]{0,20}?(?:てんぱい|聴牌)")
 
 
 #: a hand's state named, or the end of the sentence
@@ -30,60 +25,12 @@ def _ready(word: str | None) -> bool | None:
     return None if word is None else not (word.startswith("no") or word.startswith("not"))
 
 
-#: the second state declared too ("said noten, then turned his hand up saying tenpai"): the
-#: declaration changed, not contradicted by the hand
-_DECLARED_AGAIN = re.compile(r"\b(?:saying|said|says|declar\w*|announc\w*|claim\w*|chang\w*|correct\w*|showed|shows"
-                             r"|reveal\w*|turn\w*\s+(?:\w+\s+)?hand\s+(?:up|over|face\s+up))\b")
 
 
-#: a hand's state in Japanese (kana folded), and those of them that say noten
-_JA_STATE = r"(?:てんぱい|聴牌|のーてん|不聴)"
-_NOTEN_WORDS = frozenset({"のーてん", "不聴", "noten"})
-#: one declaration said ("ノーテンって言って", "テンパイと宣言"), then the other one after all
-#: (やっぱり, 言い直し): the declaration changed
-_JA_DECLARED_AGAIN = re.compile(
-    rf"(?P<a>{_JA_STATE})(?:って|と)(?:言|いっ|いう|宣言)[^。]{{0,30}}?"
-    rf"(?:やっぱり|やはり|訂正|言い直|変え|変更)[^。]{{0,20}}?(?P<b>{_JA_STATE})")
-#: the hand's state, then the other one declared: テンパイなのにノーテンと言っていい？ (Japanese
-#: and romaji each give the two groups a and b)
-_DECLARED_OTHER = re.compile(
-    rf"(?P<a>{_JA_STATE})(?:なのに|だけど|してるけど|してるのに|してるが|でも|だが)[^。]{{0,6}}?"
-    rf"(?P<b>{_JA_STATE})(?:と|って)?(?:言|宣言|いっ|いう)"
-    r"|\b(?P<a_r>tenpai|noten)\s+(?:na\s*no\s*ni|nanoni|da\s*kedo|dakedo|shiteru\s*kedo|demo)\s+"
-    r"(?P<b_r>tenpai|noten)\s+(?:to|tte)\s+(?:itta|iu|itte|sengen)")
 
 
-def _states_differ(m: re.Match) -> bool:
-    """The two states of a match of :data:`_JA_DECLARED_AGAIN` or :data:`_DECLARED_OTHER` are
-    tenpai and noten, in either order."""
-    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("a_r"), m.group("b_r"))
-    return (a in _NOTEN_WORDS) != (b in _NOTEN_WORDS)
 
 
-def tenpai_declaration(folded: str) -> str | None:
-    """A tenpai declaration the hand's real state contradicts (see :data:`_WRONG_DECLARATION`),
-    or one declaration followed by the other: the words of the wrong or of the changed
-    declaration."""
-    if any(_states_differ(m) for m in _JA_DECLARED_AGAIN.finditer(folded)):
-        return "changing a tenpai or noten declaration"
-    if any(_states_differ(m) for m in _DECLARED_OTHER.finditer(folded)):
-        return "wrong tenpai or noten declaration"
-    for m in _WRONG_DECLARATION.finditer(folded):
-        said, was = (m.group("said"), m.group("was")) if m.group("said") else (m.group("said2"), m.group("was2"))
-        if said is None:
-            return "wrong tenpai or noten declaration"
-        was_at = m.start("was") if m.group("said") else -1
-        if m.group("said") and _ready(said) == _ready(was):
-            # the same state named again first ("said noten, then saw the others were noten
-            # too and flipped his hand up, saying tenpai"): the next state in the sentence
-            later = _STATE.search(folded, m.end("was"), m.end("was") + 60)
-            if later is not None and later.group(0) not in ".;?":
-                was, was_at = later.group(0), later.start()
-        if _ready(said) != _ready(was):
-            if m.group("said") and _DECLARED_AGAIN.search(folded, m.end("said"), was_at):
-                return "changing a tenpai or noten declaration"
-            return "wrong tenpai or noten declaration"
-    return None
 
 
 # a hand that is not ready (tenpai) or not complete, in Japanese: ノーテン, テンパってない, 和了れてない
