@@ -47,6 +47,11 @@ SHARED = {
     "tsumohai": "the drawn tile: mixed in at tsumo, touching the hand",
     "空カン": "an empty kan, called on a discard or declared closed on one's own turn",
     "からかん": "the reading of 空カン", "karakan": "the romaji of 空カン",
+    # players' words for a call that cannot be made: called and cancelled (an empty call) or
+    # shown (an invalid group); tests/eval/real-players/vocabulary-ja.md
+    "誤ポン": "a pon called by mistake: empty call or invalid group", "誤チー": "the same for a chii",
+    "空ポン": "a pon with nothing to make it: empty call, or invalid group once shown", "空チー": "the same for a chii",
+    "誤カン": "a kan called by mistake: invalid kan or empty kan",
 }
 
 

@@ -25,7 +25,7 @@ from tools import evaldata
 #: the least number of training texts a feature is seen in
 MIN_DF = 2
 #: the inverse of logistic regression's regularisation strength
-C = 8.0
+C = 16.0
 #: weights of smaller magnitude are dropped from the shipped file
 PRUNE = 0.3
 #: weights are stored as round(w * SCALE)
@@ -40,6 +40,7 @@ def label(ruleset: str, answer: str) -> str:
 
 
 def examples(cases) -> tuple[list[str], list[set[str]]]:
+    """The training texts and their labels (every answer any ruleset lists for the text)."""
     texts, labels = [], []
     for c in cases:
         texts.append(c.query)
