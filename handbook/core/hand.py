@@ -266,6 +266,12 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
     return ctx.value(res, config)
 
 
+def scoring_profile(ruleset: str, library: "Library | None" = None) -> Profile:
+    """``ruleset``'s scoring profile (``content/scoring.toml``); ``ValueError`` naming ``ruleset``
+    for an unknown ruleset or one without a profile."""
+    return _profile(library if library is not None else default_library(), ruleset)
+
+
 def _profile(lib: "Library", ruleset: str) -> Profile:
     profiles = lib.scoring
     if not isinstance(ruleset, str) or ruleset not in lib.rulesets:
@@ -407,18 +413,25 @@ def _win_index(hand136: list[int], tiles: list[Tile], win: Tile) -> int:
 
 def _config(profile: Profile, *, tsumo, seat, round_wind, riichi, double_riichi, ippatsu, rinshan, chankan,
             haitei, houtei):
-    from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+    from mahjong.hand_calculating.hand_config import HandConfig
 
     winds = {"E": 27, "S": 28, "W": 29, "N": 30}
-    options = OptionalRules(
+    options = optional_rules(profile)
+    return HandConfig(is_tsumo=tsumo, is_riichi=riichi or double_riichi, is_daburu_riichi=double_riichi,
+                      is_ippatsu=ippatsu, is_rinshan=rinshan, is_chankan=chankan, is_haitei=haitei,
+                      is_houtei=houtei, player_wind=winds[seat], round_wind=winds[round_wind], options=options)
+
+
+def optional_rules(profile: Profile):
+    """The ``mahjong`` package's ``OptionalRules`` for a ruleset's scoring profile."""
+    from mahjong.hand_calculating.hand_config import HandConstants, OptionalRules
+
+    return OptionalRules(
         has_open_tanyao=bool(profile["open_tanyao"].value), has_aka_dora=bool(profile["red_fives"].value),
         has_double_yakuman=profile["double_yakuman"].value != "none",
         kazoe_limit=(HandConstants.KAZOE_LIMITED if profile["kazoe"].value == "yakuman"
                      else HandConstants.KAZOE_SANBAIMAN),
         kiriage=bool(profile["kiriage"].value), fu_for_open_pinfu=bool(profile["open_pinfu_fu"].value))
-    return HandConfig(is_tsumo=tsumo, is_riichi=riichi or double_riichi, is_daburu_riichi=double_riichi,
-                      is_ippatsu=ippatsu, is_rinshan=rinshan, is_chankan=chankan, is_haitei=haitei,
-                      is_houtei=houtei, player_wind=winds[seat], round_wind=winds[round_wind], options=options)
 
 
 def limit_level(han: int, fu: int, config, is_yakuman: bool, cost=None) -> str:
@@ -656,5 +669,5 @@ class _Context:
                          fu_reasons=tuple(r for _, r in details))
 
 
-__all__ = ["HandValue", "Meld", "MELD_KINDS", "SEATS", "Tile", "Yaku", "hand_value", "parse_meld", "parse_tiles",
-           "tiles_text"]
+__all__ = ["HandValue", "Meld", "MELD_KINDS", "SEATS", "Tile", "Yaku", "hand_value", "limit_level", "optional_rules",
+           "parse_meld", "parse_tiles", "scoring_profile", "tiles_text"]
