@@ -167,3 +167,13 @@ READING: dict[str, tuple[str, str]] = {
     "AkaDora": ("あかどら", "aka dora"),
     "UraDora": ("うらどら", "ura dora"),
 }
+
+
+#: glossary term id -> the yaku it names (class name), for the glossary's link to the yaku page
+TERM_YAKU: dict[str, str] = {
+    "riichi": "Riichi", "tsumo": "Tsumo", "dora": "Dora", "kan-dora": "Dora", "red-five": "AkaDora",
+    "nagashi-mangan": "NagashiMangan", "thirteen-orphans": "KokushiMusou", "seven-pairs": "Chiitoitsu",
+    "robbing-a-kan": "Chankan", "replacement-tile": "Rinshan",
+}
+#: glossary terms about scoring as a whole: they link to the yaku list and the payment table
+TERM_SCORING = frozenset({"yaku", "yakuman", "han", "fu", "mangan", "honba", "riichi-deposit"})
