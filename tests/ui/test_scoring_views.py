@@ -95,3 +95,21 @@ def test_japanese_screens_are_japanese(ja):
     labels = [s.label for s in find(screens.build_view(ja, "/tools/payments?ruleset=wrc-2025&fu=30"), ft.Semantics)
               if s.label]
     assert any("オール" in x for x in labels)
+
+
+def test_search_screen_lists_the_yaku_and_opens_it(ctx, navigated):
+    from handbook.ui.views import search
+
+    groups = dict(search.run_search(ctx.library, "sanshoku open how many han"))
+    assert [r.route for r in groups["yaku"]][0] == "/tools/yaku/Sanshoku"
+    view = screens.build_view(ctx, "/search?q=pinfu")
+    assert "Pinfu" in texts(view)
+    import asyncio
+    import inspect
+
+    tiles = [c for c in find(view, ft.ListTile) if c.data == "/tools/yaku/Pinfu"]
+    assert tiles, [c.data for c in find(view, ft.ListTile)]
+    result = tiles[0].on_click(None)
+    if inspect.isawaitable(result):
+        asyncio.run(result)
+    assert navigated[-1] == "/tools/yaku/Pinfu"
