@@ -18,6 +18,10 @@ def ja(library, navigated) -> AppContext:
     return AppContext(page=StubPage(), library=library, translator=i18n.translator("ja"), navigator=navigated.append)
 
 
+def view_index(view, key: str) -> int:
+    return [getattr(c, "key", None) for c in find(view, ft.Control)].index(key)
+
+
 def _keyed(view, prefix: str) -> list:
     return [c for c in find(view, ft.Control) if isinstance(getattr(c, "key", None), str) and c.key.startswith(prefix)]
 
@@ -62,7 +66,8 @@ def test_the_sample_opens_in_the_hand_checker_with_that_yaku(ctx, navigated):
 
 def test_payment_table_marks_the_cell_and_rounds_up_per_ruleset(ctx):
     view = screens.build_view(ctx, "/tools/payments?ruleset=wrc-2025&han=4&fu=30")
-    assert _keyed(view, "cell-4-30-marked")
+    assert _keyed(view, "cell-4-30-marked") and _keyed(view, "cell-this-hand")
+    assert view_index(view, "cell-this-hand") < view_index(view, "fu")  # the asked-for cell comes first
     labels = [s.label for s in find(view, ft.Semantics) if s.label]
     assert "Non-dealer ron: 8,000" in labels and "Dealer tsumo: 4,000 all" in labels
     assert "Rounded up to mangan" in texts(view)

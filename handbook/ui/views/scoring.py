@@ -204,7 +204,7 @@ def _int(text: str | None, allowed, default: int) -> int:
     return n if n in allowed else default
 
 
-def _cell(ctx: AppContext, table, han: int, fu: int, label: str, *, marked: bool) -> ft.Control:
+def _cell(ctx: AppContext, table, han: int, fu: int, label: str, *, marked: bool, key: str | None = None) -> ft.Control:
     _ = ctx._
 
     def shown(points: str) -> str:
@@ -222,7 +222,7 @@ def _cell(ctx: AppContext, table, han: int, fu: int, label: str, *, marked: bool
         head.append(badge(_("Mangan")))
     return ft.Container(
         content=ft.Column([ft.Row(head, wrap=True, spacing=8), fact_wrap(facts)], spacing=6, tight=True),
-        padding=12, border_radius=12, key=f"cell-{han}-{fu}" + ("-marked" if marked else ""),
+        padding=12, border_radius=12, key=key or f"cell-{han}-{fu}" + ("-marked" if marked else ""),
         border=ft.Border.all(3, ft.Colors.PRIMARY) if marked else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
         bgcolor=ft.Colors.PRIMARY_CONTAINER if marked else None)
 
@@ -235,8 +235,12 @@ def build_payments(ctx: AppContext) -> ft.View:
     table = handbook.payment_table(ruleset, library=ctx.library)
     han = _int(q.get("han"), range(1, 14), 0)
     fu = _int(q.get("fu"), FUS, 30)
-    controls: list[ft.Control] = [
-        _ruleset_picker(ctx, ruleset, lambda r: payments_route(r, han or None, fu)),
+    controls: list[ft.Control] = [_ruleset_picker(ctx, ruleset, lambda r: payments_route(r, han or None, fu))]
+    if han:  # the cell a link asked for (the hand checker's), first; it is marked again in its row below
+        label = (_("{han} han {fu} fu").format(han=han, fu=fu) if han < 5
+                 else next(_(lb) for lb, h in reversed(LIMIT_ROWS) if han >= h))
+        controls += [section_heading(_("This hand")), _cell(ctx, table, han, fu, label, marked=True, key="cell-this-hand")]
+    controls += [
         ft.Text(_("Fu"), size=SMALL_SIZE, weight=ft.FontWeight.W_600),
         choice_buttons([(str(f), str(f)) for f in FUS], str(fu),
                        lambda v: ctx.navigate(payments_route(ruleset, han or None, int(v))), key="fu"),
