@@ -111,7 +111,7 @@ def fu_words(fu: int, reason: str, *, japanese: bool = False) -> str:
 
 #: class name -> (kana reading, romaji as players type it)
 READING: dict[str, tuple[str, str]] = {
-    "Tsumo": ("めんぜんつもほー", "menzen tsumo"),
+    "Tsumo": ("めんぜんちんつもほう", "menzen tsumo"),
     "Riichi": ("りーち", "riichi"),
     "Ippatsu": ("いっぱつ", "ippatsu"),
     "Chankan": ("ちゃんかん", "chankan"),

@@ -523,4 +523,8 @@ def with_yaku(library: "Library", query: str, ruleset: str | None, hits: list[Hi
     if not extra:
         return hits
     keep = max(len(hits), limit - len(extra)) if limit <= 5 else limit - len(extra)
-    return (hits[:keep] + extra)[:limit]
+    kept = hits[:keep]
+    if kept:  # after the rulings, the scores still best first: never above the last one kept
+        floor = kept[-1].score
+        extra = [Hit(h.kind, h.ruleset, h.ref, h.title, h.subtitle, min(h.score, floor), h.row) for h in extra]
+    return (kept + extra)[:limit]
