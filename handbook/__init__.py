@@ -26,12 +26,13 @@ from handbook.core.rulings import (
 from handbook.core.strikes import StrikeStatus, strike_status
 from handbook.core.hand import HandValue, Yaku, hand_value
 from handbook.core.study import Card, study_deck
+from handbook.core.scoring_table import PaymentTable, YakuInfo, payment_table, yaku_list
 
 __all__ = [
     "Card", "Chapter", "ChomboSettlement", "Choice", "ContentError", "FinalRow", "FinalScore", "Hit",
     "Library", "Penalty", "PenaltyRow", "Problem", "Ruleset", "Ruling", "SEATS", "SOURCES",
     "ScoreSumError", "Section", "StrikeStatus", "Term", "chombo", "chombo_editions", "chombo_fouls",
     "default_library", "final_editions", "final_score", "hand_value", "HandValue", "Yaku", "load_library",
-    "revealed_tiles", "strike_status", "study_deck",
+    "revealed_tiles", "strike_status", "study_deck", "PaymentTable", "YakuInfo", "payment_table", "yaku_list",
 ]
 

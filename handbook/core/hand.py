@@ -197,7 +197,9 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
     letter or meld; a tile more than four times across hand, melds and indicators; a ``win`` not
     in ``hand``; a tile count that does not make four sets and a pair with the melds; a hand that
     is not complete; a ``discarder`` missing for a ron, given for a tsumo or equal to ``seat``;
-    ``ippatsu`` without riichi; and win conditions that cannot go together (rinshan on a ron …).
+    ``ippatsu`` without riichi; and win conditions that cannot go together (rinshan on a ron,
+    rinshan without a quad among ``melds``, ippatsu with rinshan, chankan when the hand holds another
+    copy of the robbed tile …).
     """
     from mahjong.hand_calculating.hand import HandCalculator
 
@@ -234,6 +236,7 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
                       if meld_list else "with no melds")
         raise ValueError(f"hand: {need} tiles needed {with_melds}, {len(tiles)} given")
     _check_complete(tiles)
+    _check_win_conditions(tiles, meld_list, win_tile, rinshan=rinshan, chankan=chankan)
     if (riichi or double_riichi) and any(m.opened for m in meld_list):
         raise ValueError(f"{'double_riichi' if double_riichi else 'riichi'}: not with an open meld "
                          "(chi, pon or open kan)")
@@ -263,6 +266,12 @@ def hand_value(ruleset: str, hand: str, *, win: str, melds: Sequence[str] = (), 
     return ctx.value(res, config)
 
 
+def scoring_profile(ruleset: str, library: "Library | None" = None) -> Profile:
+    """``ruleset``'s scoring profile (``content/scoring.toml``); ``ValueError`` naming ``ruleset``
+    for an unknown ruleset or one without a profile."""
+    return _profile(library if library is not None else default_library(), ruleset)
+
+
 def _profile(lib: "Library", ruleset: str) -> Profile:
     profiles = lib.scoring
     if not isinstance(ruleset, str) or ruleset not in lib.rulesets:
@@ -289,6 +298,21 @@ def _check_flags(**flags: object) -> None:
         raise ValueError("haitei: not together with rinshan (a replacement tile is not the last tile of the wall)")
     if flags["houtei"] and flags["chankan"]:
         raise ValueError("houtei: not together with chankan")
+    if flags["ippatsu"] and flags["rinshan"]:
+        raise ValueError("ippatsu: not together with rinshan (the winner's own quad ends ippatsu)")
+
+
+def _check_win_conditions(tiles: list[Tile], melds: list[Meld], win: Tile, *, rinshan: bool, chankan: bool) -> None:
+    """Rinshan needs a quad among the winner's melds; chankan a winner holding no other copy of the
+    robbed tile (the quad being made holds the other three)."""
+    if rinshan and not any(m.kind in ("kan", "ankan") for m in melds):
+        raise ValueError("rinshan: a win on the replacement tile needs a quad among the winner's melds "
+                         "(kan or ankan); none given")
+    if chankan:
+        held = sum(t.index == win.index for t in tiles) + sum(t.index == win.index for m in melds for t in m.tiles)
+        if held > 1:
+            raise ValueError(f"chankan: the hand holds {held} of {Tile(win.index)}; the robbed quad holds the "
+                             "other copies, so the winner can hold only the robbed tile")
 
 
 def _check_discarder(tsumo: bool, discarder: str | None, seat: str) -> None:
@@ -389,18 +413,41 @@ def _win_index(hand136: list[int], tiles: list[Tile], win: Tile) -> int:
 
 def _config(profile: Profile, *, tsumo, seat, round_wind, riichi, double_riichi, ippatsu, rinshan, chankan,
             haitei, houtei):
-    from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+    from mahjong.hand_calculating.hand_config import HandConfig
 
     winds = {"E": 27, "S": 28, "W": 29, "N": 30}
-    options = OptionalRules(
+    options = optional_rules(profile)
+    return HandConfig(is_tsumo=tsumo, is_riichi=riichi or double_riichi, is_daburu_riichi=double_riichi,
+                      is_ippatsu=ippatsu, is_rinshan=rinshan, is_chankan=chankan, is_haitei=haitei,
+                      is_houtei=houtei, player_wind=winds[seat], round_wind=winds[round_wind], options=options)
+
+
+def optional_rules(profile: Profile):
+    """The ``mahjong`` package's ``OptionalRules`` for a ruleset's scoring profile."""
+    from mahjong.hand_calculating.hand_config import HandConstants, OptionalRules
+
+    return OptionalRules(
         has_open_tanyao=bool(profile["open_tanyao"].value), has_aka_dora=bool(profile["red_fives"].value),
         has_double_yakuman=profile["double_yakuman"].value != "none",
         kazoe_limit=(HandConstants.KAZOE_LIMITED if profile["kazoe"].value == "yakuman"
                      else HandConstants.KAZOE_SANBAIMAN),
         kiriage=bool(profile["kiriage"].value), fu_for_open_pinfu=bool(profile["open_pinfu_fu"].value))
-    return HandConfig(is_tsumo=tsumo, is_riichi=riichi or double_riichi, is_daburu_riichi=double_riichi,
-                      is_ippatsu=ippatsu, is_rinshan=rinshan, is_chankan=chankan, is_haitei=haitei,
-                      is_houtei=houtei, player_wind=winds[seat], round_wind=winds[round_wind], options=options)
+
+
+def limit_level(han: int, fu: int, config, is_yakuman: bool, cost=None) -> str:
+    """The ``mahjong`` package's limit level for ``han``/``fu`` (``"mangan"``, ``"kiriage mangan"``,
+    ``"haneman"`` … or ``""`` below mangan). With kiriage on, the package (2.1.0) leaves the level
+    empty for a hand of 4 han or less whose fu reach a mangan (4 han 40 fu); the payment is the
+    package's mangan payment then, so the level is ``"mangan"``."""
+    from mahjong.hand_calculating.scores import ScoresCalculator
+
+    cost = cost if cost is not None else ScoresCalculator.calculate_scores(han, fu, config, is_yakuman)
+    level = cost["yaku_level"]
+    if not level and han < 5:
+        mangan = ScoresCalculator.calculate_scores(5, fu, config, False)
+        if (cost["main"], cost["additional"]) == (mangan["main"], mangan["additional"]):
+            return "mangan"
+    return level
 
 
 def _library_error(code: str) -> str:
@@ -426,6 +473,7 @@ class _Context:
         self.notes: list[str] = []  # Note templates (the English is the str; screens translate them)
         self.used: list[Option] = []
         self.chankan = False
+        self.red_names = ""   # red fives shown where the ruleset has them; noted once counted
 
     # -- notes -------------------------------------------------------------------------------
     def use(self, key: str, text: Note) -> Option:
@@ -445,8 +493,7 @@ class _Context:
             return
         names = ", ".join(sorted({str(t) for t in shown}))
         if red:
-            if shown:
-                self.use("red_fives", Note(N_("Red fives count as dora ({names})"), names=names))
+            self.red_names = names if shown else ""
         elif not shown:
             self.use("red_fives", Note(N_("a red five indicator counted as plain fives: this ruleset has no red fives")))
         elif len(shown) == 1:
@@ -493,6 +540,14 @@ class _Context:
         else:
             fu, details = self._fu_options(fu, details, is_open)
         yaku = tuple(self._yaku(y, is_open, tanyao_option) for y in lib_yaku)
+        if yakuman:
+            yaku = self._uncounted_yakuman(yaku)
+        if self.red_names:
+            if any(y.id == "AkaDora" for y in yaku):
+                self.use("red_fives", Note(N_("Red fives count as dora ({names})"), names=self.red_names))
+            elif yakuman:
+                self.use("red_fives", Note(N_("Red fives are not counted in a yakuman ({names})"),
+                                           names=self.red_names))
         if self.chankan and any(y.id in ("KokushiMusou", "DaburuKokushiMusou") for y in yaku):
             self.use("kokushi_robs_concealed_kan",
                      Note(N_("Thirteen orphans may rob a concealed quad as well as an added one"))
@@ -503,14 +558,11 @@ class _Context:
         if need and self.honba >= need:
             self.use("two_yaku_counters", Note(N_("{n} counters on the table: two yaku are needed"), n=self.honba))
             if len(real) < 2 and not yakuman:
-                if any(y.han >= 2 for y in real):
-                    self.notes.append(Note(N_("Read as two han from yaku instead, this hand's one yaku would be "
-                                              "enough: the head judge decides.")))
                 return self.nothing(han=han, fu=fu, yaku=yaku, fu_details=tuple(
                     (f, fu_words(f, r)) for f, r in details), reasons=tuple(r for _, r in details),
                     why=Note(N_("one yaku where two are needed")))
         cost = ScoresCalculator.calculate_scores(han, fu, config, bool(yakuman))
-        level = cost["yaku_level"]
+        level = limit_level(han, fu, config, bool(yakuman), cost)
         limit = self._limit(level, han, fu, yakuman)
         if limit is not None and (yakuman or han >= 5):
             fu, details = 0, []
@@ -533,6 +585,21 @@ class _Context:
         if len(yakuman) > 1 or names & doubles:
             self.use("double_yakuman", Note(N_("Counted as {limit}"), limit=Note(_MULTI[total])))
         return total
+
+    def _uncounted_yakuman(self, yaku: tuple[Yaku, ...]) -> tuple[Yaku, ...]:
+        """Where yakuman do not add up (``double_yakuman`` ``none`` or ``daisuushii``), only one
+        counts: big four winds if present, else the first; the others are listed with 0 han."""
+        rule = self.profile["double_yakuman"].value
+        if rule not in ("none", "daisuushii"):
+            return yaku
+        big = [y for y in yaku if y.han >= 13]
+        if len(big) < 2:
+            return yaku
+        keep = next((y for y in big if y.id == "DaiSuushii"), big[0])
+        dropped = [y for y in big if y is not keep]
+        self.use("double_yakuman", Note(N_("Yakuman do not add up: {kept} is counted, {dropped} is not"),
+                                        kept=keep.name, dropped=", ".join(y.name for y in dropped)))
+        return tuple(Yaku(y.name, y.name_ja, 0, y.id, y.option) if y in dropped else y for y in yaku)
 
     def _fu_options(self, fu: int, details: list[tuple[int, str]], is_open: bool):
         reasons = {r for _, r in details}
@@ -602,5 +669,5 @@ class _Context:
                          fu_reasons=tuple(r for _, r in details))
 
 
-__all__ = ["HandValue", "Meld", "MELD_KINDS", "SEATS", "Tile", "Yaku", "hand_value", "parse_meld", "parse_tiles",
-           "tiles_text"]
+__all__ = ["HandValue", "Meld", "MELD_KINDS", "SEATS", "Tile", "Yaku", "hand_value", "limit_level", "optional_rules",
+           "parse_meld", "parse_tiles", "scoring_profile", "tiles_text"]

@@ -332,15 +332,16 @@ class Interpretation:
     tools: tuple[str, ...] = ()
 
 
-HitKind = Literal["rule", "penalty", "term"]
+HitKind = Literal["rule", "penalty", "term", "yaku"]
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One search result.
 
-    ``ref`` is the section ref for a rule, the foul id for a penalty, the term id for a term;
-    ``ruleset`` is ``None`` for terms. ``subtitle`` is the Japanese subtitle (rules, terms) or the
+    ``ref`` is the section ref for a rule, the foul id for a penalty, the term id for a term, the
+    ``mahjong`` package's class name for a yaku (``"Pinfu"``); ``ruleset`` is ``None`` for terms
+    (and for a yaku found without a ruleset chosen). Only ``"rule"`` and ``"penalty"`` hits are rulings. ``subtitle`` is the Japanese subtitle (rules, terms) or the
     penalty text (penalties); ``score`` orders results (higher is better).
     """
 
@@ -359,6 +360,8 @@ class Hit:
             return f"/rules/{self.ruleset}/{self.ref}"
         if self.kind == "penalty":
             return f"/penalties/{self.ruleset}/{self.ref}"
+        if self.kind == "yaku":
+            return f"/tools/yaku/{self.ref}" + (f"?ruleset={self.ruleset}" if self.ruleset else "")
         return f"/glossary/{self.ref}"
 
 
@@ -394,7 +397,9 @@ class Library:
             object.__setattr__(self, key, value)
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
-        """Rule sections, penalty rows and glossary terms matching ``query``, best first.
+        """Rule sections, penalty rows and glossary terms matching ``query``, best first, then the
+        yaku the query names (kind ``"yaku"``, at most :data:`~handbook.core.search.index.YAKU_HITS`,
+        kept within ``limit``: "pinfu", 平和, "sanshoku open how many han").
 
         ``ruleset`` narrows rules and penalties to one ruleset id (terms are always included);
         raises ``ValueError`` naming the argument for an unknown ruleset or a ``limit`` below 1.
@@ -404,7 +409,9 @@ class Library:
                 f"ruleset: unknown ruleset {ruleset!r}; allowed: None or one of {', '.join(sorted(self.rulesets))}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"limit: must be a whole number of at least 1, got {limit!r}")
-        return self.warm().search(query, ruleset=ruleset, limit=limit)
+        from handbook.core.search.index import with_yaku
+
+        return with_yaku(self, query, ruleset, self.warm().search(query, ruleset=ruleset, limit=limit), limit)
 
     def elsewhere(self, query: str, ruleset: str, *, limit: int = 5) -> list[Hit]:
         """What other rulesets say where ``ruleset`` has nothing: penalty rows of other rulesets

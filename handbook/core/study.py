@@ -18,6 +18,9 @@ kind           prompt                                     answer
                covers…?")
 ``term``       the English glossary term                  the Japanese, with its kana reading
 ``reading``    the Japanese of a glossary term            the English term and the kana reading
+``yaku``       a yaku's name (English and Japanese)       its han closed and open under the ruleset
+                                                          (or that it needs a concealed hand)
+``payment``    "30 fu 3 han, dealer, tsumo?"              "2,000 all" (the ruleset's payment table)
 =============  =========================================  ==========================================
 
 Card ids are what progress is stored against, so they are built from the *identity of the
@@ -31,6 +34,9 @@ leaves every other id unchanged.
   spacing or capitals keeps the id; a reworded foul is a new card.
 * section: ``section:<ruleset>:<section ref>``; term and reading: ``term:<term id>`` and
   ``reading:<term id>`` (term ids are slugs that the content keeps stable).
+* yaku: ``yaku:<ruleset>:<yaku id>`` (the ``mahjong`` package's class name); payment:
+  ``payment:<ruleset>:<han>:<fu>:<dealer|non-dealer>:<ron|tsumo>`` (``fu`` 0 for a limit row, where the
+  fu do not matter).
 """
 
 from __future__ import annotations
@@ -45,7 +51,11 @@ from handbook.core.load import default_library
 from handbook.core.model import Library, PenaltyRow, Ruleset, Section, Term
 
 #: every card kind, in the order a deck lists them
-KINDS: tuple[str, ...] = ("penalty", "difference", "section", "term", "reading")
+KINDS: tuple[str, ...] = ("penalty", "difference", "section", "term", "reading", "yaku", "payment")
+
+#: the payment cards' fu rows (the common ones) and limit rows (han)
+PAYMENT_FUS = (20, 25, 30, 40, 50, 60)
+PAYMENT_LIMITS = (5, 6, 8, 11, 13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +91,11 @@ class Card:
             return f"/penalties/{self.ruleset}/{self.ref}"
         if self.kind == "section":
             return f"/rules/{self.ruleset}/{self.ref}"
+        if self.kind == "yaku":
+            return f"/tools/yaku/{self.ref}?ruleset={self.ruleset}"
+        if self.kind == "payment":
+            han, fu = self.ref.split(":")[:2]
+            return f"/tools/payments?ruleset={self.ruleset}&han={han}" + (f"&fu={fu}" if fu != "0" else "")
         return f"/glossary/{self.ref}"
 
 
@@ -190,6 +205,62 @@ def term_cards(term: Term) -> list[Card]:
     ]
 
 
+def _han_words(y) -> str:
+    if y.yakuman:
+        word = "Double yakuman" if y.han_closed >= 26 else "Yakuman"
+        return word if y.han_open else f"{word}, concealed hand only"
+    if y.han_open is None:
+        return f"{y.han_closed} han, concealed hand only"
+    if y.han_open == y.han_closed:
+        return f"{y.han_closed} han, open or closed"
+    return f"{y.han_closed} han closed, {y.han_open} open"
+
+
+def yaku_cards(rs: Ruleset, library: Library) -> list[Card]:
+    """One ``yaku`` card per yaku of the ruleset's scoring profile (dora entries left out): the
+    names ask for the han closed and open (:func:`handbook.yaku_list`)."""
+    from handbook.core.scoring_table import yaku_list
+
+    if rs.id not in library.scoring:
+        return []
+    return [Card(f"yaku:{rs.id}:{y.id}", "yaku", f"{y.name}\n{y.name_ja}", _han_words(y), rs.id, y.id, None, None,
+                 rs.id) for y in yaku_list(rs.id, library=library) if not y.dora]
+
+
+def _possible(han: int, fu: int, tsumo: bool) -> bool:
+    if fu == 20:    # pinfu tsumo: 2 han at least, never a ron
+        return tsumo and han >= 2
+    if fu == 25:    # seven pairs: 2 han (3 by tsumo with menzen tsumo)
+        return han >= (3 if tsumo else 2)
+    return True
+
+
+def payment_cards(rs: Ruleset, library: Library) -> list[Card]:
+    """``payment`` cards from the ruleset's payment table (:func:`handbook.payment_table`): 1–4 han
+    at the common fu (:data:`PAYMENT_FUS`, cells that cannot occur left out) and the limits
+    (:data:`PAYMENT_LIMITS`), for non-dealer and dealer, ron and tsumo."""
+    from handbook.core.scoring_table import payment_table
+
+    if rs.id not in library.scoring:
+        return []
+    table = payment_table(rs.id, library=library)
+    cells = [(h, f) for f in PAYMENT_FUS for h in range(1, 5)] + [(h, 0) for h in PAYMENT_LIMITS]
+    out = []
+    for han, fu in cells:
+        for dealer in (False, True):
+            for tsumo in (False, True):
+                if fu and not _possible(han, fu, tsumo):
+                    continue
+                who, how = ("dealer" if dealer else "non-dealer"), ("tsumo" if tsumo else "ron")
+                points = table.points(han, fu or 30, dealer=dealer, tsumo=tsumo)
+                limit = table.limit(han, fu or 30)
+                label = (f"{han}+ han" if han == 13 else f"{han} han") if not fu else f"{fu} fu {han} han"
+                answer = points + (f" ({limit})" if limit else "")
+                out.append(Card(f"payment:{rs.id}:{han}:{fu}:{who}:{how}", "payment", f"{label}, {who}, {how}?",
+                                answer, rs.id, f"{han}:{fu}:{who}:{how}", None, None, rs.id))
+    return out
+
+
 def _ruleset_cards(rs: Ruleset, library: Library) -> Iterable[Card]:
     for row in rs.penalties:
         yield penalty_card(rs, row, library)
@@ -198,6 +269,8 @@ def _ruleset_cards(rs: Ruleset, library: Library) -> Iterable[Card]:
             yield difference_card(rs, row, library)
     for sec in rs.sections:
         yield section_card(rs, sec)
+    yield from yaku_cards(rs, library)
+    yield from payment_cards(rs, library)
 
 
 def study_deck(ruleset: str | None = None, *, library: Library | None = None) -> list["Card"]:
@@ -205,7 +278,8 @@ def study_deck(ruleset: str | None = None, *, library: Library | None = None) ->
 
     One ``penalty`` card per row of the ruleset's penalty table, one ``difference`` card per row
     of a two-column table (WRC 2025) whose columns differ, one ``section`` card per section of its
-    rule text, and a ``term`` and a ``reading`` card per glossary term that has Japanese.
+    rule text, a ``term`` and a ``reading`` card per glossary term that has Japanese, a ``yaku``
+    card per yaku of its scoring profile and ``payment`` cards from its payment table.
     ``ruleset=None`` gives the cards of every ruleset (the terms once). ``library`` defaults to
     the shipped content (:func:`handbook.default_library`).
 
@@ -234,5 +308,6 @@ def study_deck(ruleset: str | None = None, *, library: Library | None = None) ->
     return cards
 
 
-__all__ = ["Card", "KINDS", "cited_ruleset", "difference_card", "digest", "fold_text", "penalty_card",
-           "penalty_prompt", "ref_text", "section_card", "study_deck", "term_cards"]
+__all__ = ["Card", "KINDS", "PAYMENT_FUS", "PAYMENT_LIMITS", "cited_ruleset", "difference_card", "digest", "fold_text",
+           "payment_cards", "penalty_card", "penalty_prompt", "ref_text", "section_card", "study_deck", "term_cards",
+           "yaku_cards"]

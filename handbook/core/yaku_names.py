@@ -107,3 +107,73 @@ def fu_words(fu: int, reason: str, *, japanese: bool = False) -> str:
     pair = BASE_FU.get(fu) if reason == "base" else None
     pair = pair or FU.get(reason, (reason.replace("_", " "), reason))
     return pair[1] if japanese else pair[0]
+
+
+#: class name -> (kana reading, romaji as players type it)
+READING: dict[str, tuple[str, str]] = {
+    "Tsumo": ("めんぜんちんつもほう", "menzen tsumo"),
+    "Riichi": ("りーち", "riichi"),
+    "Ippatsu": ("いっぱつ", "ippatsu"),
+    "Chankan": ("ちゃんかん", "chankan"),
+    "Rinshan": ("りんしゃんかいほー", "rinshan kaihou"),
+    "Haitei": ("はいてぃーらおゆえ", "haitei raoyue"),
+    "Houtei": ("ほうてぃーらおゆい", "houtei raoyui"),
+    "DaburuRiichi": ("だぶるりーち", "daburu riichi"),
+    "NagashiMangan": ("ながしまんがん", "nagashi mangan"),
+    "Pinfu": ("ぴんふ", "pinfu"),
+    "Tanyao": ("たんやお", "tanyao"),
+    "Iipeiko": ("いーぺーこー", "iipeikou"),
+    "Haku": ("はく", "haku"),
+    "Hatsu": ("はつ", "hatsu"),
+    "Chun": ("ちゅん", "chun"),
+    "SeatWindEast": ("じかぜ とん", "jikaze ton"),
+    "SeatWindSouth": ("じかぜ なん", "jikaze nan"),
+    "SeatWindWest": ("じかぜ しゃー", "jikaze shaa"),
+    "SeatWindNorth": ("じかぜ ぺー", "jikaze pei"),
+    "RoundWindEast": ("ばかぜ とん", "bakaze ton"),
+    "RoundWindSouth": ("ばかぜ なん", "bakaze nan"),
+    "RoundWindWest": ("ばかぜ しゃー", "bakaze shaa"),
+    "RoundWindNorth": ("ばかぜ ぺー", "bakaze pei"),
+    "Sanshoku": ("さんしょくどうじゅん", "sanshoku doujun"),
+    "Ittsu": ("いっきつうかん", "ittsu"),
+    "Chantai": ("ちゃんた", "chanta"),
+    "Honroto": ("ほんろうとう", "honroutou"),
+    "Toitoi": ("といといほー", "toitoi"),
+    "Sanankou": ("さんあんこう", "sanankou"),
+    "SanKantsu": ("さんかんつ", "sankantsu"),
+    "SanshokuDoukou": ("さんしょくどうこう", "sanshoku doukou"),
+    "Chiitoitsu": ("ちーといつ", "chiitoitsu"),
+    "Shosangen": ("しょうさんげん", "shousangen"),
+    "Honitsu": ("ほんいつ", "honitsu"),
+    "Junchan": ("じゅんちゃん", "junchan"),
+    "Ryanpeikou": ("りゃんぺーこー", "ryanpeikou"),
+    "Chinitsu": ("ちんいつ", "chinitsu"),
+    "KokushiMusou": ("こくしむそう", "kokushi musou"),
+    "DaburuKokushiMusou": ("こくしむそうじゅうさんめんまち", "kokushi musou juusanmen machi"),
+    "ChuurenPoutou": ("ちゅうれんぽうとう", "chuuren poutou"),
+    "DaburuChuurenPoutou": ("じゅんせいちゅうれんぽうとう", "junsei chuuren poutou"),
+    "Suuankou": ("すーあんこう", "suuankou"),
+    "SuuankouTanki": ("すーあんこうたんき", "suuankou tanki"),
+    "Daisangen": ("だいさんげん", "daisangen"),
+    "Shousuushii": ("しょうすーしー", "shousuushii"),
+    "DaiSuushii": ("だいすーしー", "daisuushii"),
+    "Ryuuiisou": ("りゅういーそう", "ryuuiisou"),
+    "Suukantsu": ("すーかんつ", "suukantsu"),
+    "Tsuuiisou": ("つーいーそう", "tsuuiisou"),
+    "Chinroutou": ("ちんろうとう", "chinroutou"),
+    "Tenhou": ("てんほー", "tenhou"),
+    "Chiihou": ("ちーほー", "chiihou"),
+    "Dora": ("どら", "dora"),
+    "AkaDora": ("あかどら", "aka dora"),
+    "UraDora": ("うらどら", "ura dora"),
+}
+
+
+#: glossary term id -> the yaku it names (class name), for the glossary's link to the yaku page
+TERM_YAKU: dict[str, str] = {
+    "riichi": "Riichi", "tsumo": "Tsumo", "dora": "Dora", "kan-dora": "Dora", "red-five": "AkaDora",
+    "nagashi-mangan": "NagashiMangan", "thirteen-orphans": "KokushiMusou", "seven-pairs": "Chiitoitsu",
+    "robbing-a-kan": "Chankan", "replacement-tile": "Rinshan",
+}
+#: glossary terms about scoring as a whole: they link to the yaku list and the payment table
+TERM_SCORING = frozenset({"yaku", "yakuman", "han", "fu", "mangan", "honba", "riichi-deposit"})

@@ -62,7 +62,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 
 #: a route's ``gate`` (see THE JUDGE GATE above)
@@ -135,6 +135,9 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/final", "final", parent="/tools"),
     Route("/tools/hand", "hand", parent="/tools",
           example="/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&riichi=1&seat=W&discarder=S"),
+    Route("/tools/yaku", "yaku-list", parent="/tools", example="/tools/yaku?ruleset=wrc-2025"),
+    Route("/tools/yaku/<yaku>", "yaku", parent="/tools/yaku", example="/tools/yaku/Sanshoku?ruleset=ema-rcr"),
+    Route("/tools/payments", "payments", parent="/tools", example="/tools/payments?ruleset=wrc-2025&han=3&fu=30"),
     Route("/ledger", "ledger", parent="/tools", gate=JUDGE),
     Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith", gate=JUDGE),
     Route("/study", "study", parent="/", gate=JUDGE),
@@ -250,6 +253,26 @@ def penalty_route(ruleset: str, foul: str | None = None) -> str:
     if foul is None:
         return build_route("penalty-table", ruleset=ruleset)
     return build_route("foul", ruleset=ruleset, foul=foul)
+
+
+def yaku_list_route(ruleset: str) -> str:
+    """``/tools/yaku?ruleset=…``: the yaku of one ruleset."""
+    return "/tools/yaku?" + urlencode({"ruleset": ruleset})
+
+
+def yaku_route(yaku: str, ruleset: str) -> str:
+    """``/tools/yaku/<id>?ruleset=…``: one yaku (``id`` the ``mahjong`` package's class name)."""
+    return build_route("yaku", yaku=yaku) + "?" + urlencode({"ruleset": ruleset})
+
+
+def payments_route(ruleset: str, han: int | None = None, fu: int | None = None) -> str:
+    """``/tools/payments?ruleset=…&han=…&fu=…``: the payment table, the cell ``han``/``fu`` marked."""
+    q = {"ruleset": ruleset}
+    if han:
+        q["han"] = str(han)
+    if fu:
+        q["fu"] = str(fu)
+    return "/tools/payments?" + urlencode(q)
 
 
 def term_route(term_id: str) -> str:

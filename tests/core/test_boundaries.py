@@ -67,9 +67,11 @@ def test_search_never_fails_and_respects_its_arguments(library, query, limit, ru
     if not query.strip():
         assert hits == []
     for h in hits:
-        assert h.kind in ("rule", "penalty", "term")
+        assert h.kind in ("rule", "penalty", "term", "yaku")
         if h.kind == "term":
             assert h.ruleset is None
+        elif h.kind == "yaku":  # the chosen ruleset's yaku page, or none chosen
+            assert h.ruleset == ruleset
         else:
             assert h.ruleset in library.rulesets
             if ruleset is not None:

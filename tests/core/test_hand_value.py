@@ -66,10 +66,10 @@ CASES = [
       {"E": -2600, "W": -1300, "N": -1300, "S": 5200}),
     H("chankan", "azrm", PINFU, ron("E", "N", win="8s", chankan=True), 3, 30, None, "3,900",
       {"E": -3900, "N": 3900}),
-    H("ippatsu", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, ippatsu=True), 4, 30, None, "7,700",
-      {"S": -7700, "W": 7700}),
-    H("double-riichi", "wrc-2025", PINFU, ron("S", "W", win="8s", double_riichi=True), 4, 30, None, "7,700",
-      {"S": -7700, "W": 7700}),
+    H("ippatsu", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, ippatsu=True), 4, 30, "mangan", "8,000",
+      {"S": -8000, "W": 8000}),  # 4 han 30 fu rounded up to mangan (WRC kiriage)
+    H("double-riichi", "wrc-2025", PINFU, ron("S", "W", win="8s", double_riichi=True), 4, 30, "mangan", "8,000",
+      {"S": -8000, "W": 8000}),
     H("chiitoitsu-ron", "wrc-2025", CHIITOI, ron("E", "S", win="6z"), 2, 25, None, "1,600",
       {"E": -1600, "S": 1600}),  # 25 × 16 × 4
     H("chiitoitsu-riichi-tsumo", "wrc-2025", CHIITOI, tsumo("S", win="6z", riichi=True), 4, 25, None,
@@ -85,12 +85,12 @@ CASES = [
     H("rinshan-concealed-quad", "wrc-2025", "234m567m22p678s",
       tsumo("W", win="8s", rinshan=True, melds=["ankan 2222s"]), 3, 40, None, "1,300/2,600",
       {"E": -2600, "S": -1300, "N": -1300, "W": 5200}),  # 20 + 16 + 2 = 38 -> 40; base 1,280
-    H("double-wind-pair", "wrc-2025", "111m567m345p678s11z", ron("S", "E", win="8s", riichi=True), 1, 50, None,
-      "2,400", {"S": -2400, "E": 2400}),  # 30 + 8 + 4 = 42 -> 50; 50 × 8 × 6 = 2,400
+    H("double-wind-pair", "wrc-2025", "111m567m345p678s11z", ron("S", "E", win="8s", riichi=True), 1, 40, None,
+      "2,000", {"S": -2000, "E": 2000}),  # WRC since 2022: 2 fu; 30 + 8 + 2 = 40; 40 × 8 × 6 = 1,920 -> 2,000
     H("dora-honour-wrap", "wrc-2025", "234m567m345p678s55z", ron("S", "W", win="2m", riichi=True, dora=["7z"]),
       3, 40, None, "5,200", {"S": -5200, "W": 5200}),  # red dragon indicates white: 2 dora; 30 + 2 -> 40
-    H("ura-dora", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, ura=["2s"]), 4, 30, None, "7,700",
-      {"S": -7700, "W": 7700}),
+    H("ura-dora", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, ura=["2s"]), 4, 30, "mangan", "8,000",
+      {"S": -8000, "W": 8000}),
     H("ura-without-riichi-not-counted", "wrc-2025", PINFU, ron("S", "W", win="8s", ura=["2s"]), 2, 30, None,
       "2,000", {"S": -2000, "W": 2000}),
     # --- counters (honba) and riichi deposits --------------------------------------------------
@@ -116,18 +116,20 @@ CASES = [
       {"N": -18000, "E": 18000}),  # indicator 2m: one 3m, one more dora
     H("mangan-4-han-40-fu", "wrc-2025", "111m234p456p789s55s", ron("S", "W", win="3p", riichi=True, dora=["9m"]),
       4, 40, "mangan", "8,000", {"S": -8000, "W": 8000}),  # 40 × 64 = 2,560 > 2,000
-    H("no-kiriage-4-30", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, dora=["1m"]), 4, 30, None,
-      "7,700", {"S": -7700, "W": 7700}),  # 30 × 64 × 4 = 7,680
-    H("no-kiriage-4-30-dealer", "azrm", PINFU, ron("S", "E", win="8s", riichi=True, dora=["1m"]), 4, 30, None,
-      "11,600", {"S": -11600, "E": 11600}),  # 1,920 × 6 = 11,520
+    H("kiriage-4-30", "wrc-2025", PINFU, ron("S", "W", win="8s", riichi=True, dora=["1m"]), 4, 30, "mangan",
+      "8,000", {"S": -8000, "W": 8000}),  # 30 × 64 × 4 = 7,680, rounded up to mangan
+    H("kiriage-4-30-dealer", "azrm", PINFU, ron("S", "E", win="8s", riichi=True, dora=["1m"]), 4, 30, "mangan",
+      "12,000", {"S": -12000, "E": 12000}),  # 1,920 × 6 = 11,520, rounded up to mangan
+    H("no-kiriage-4-30-ema", "ema-rcr", PINFU, ron("S", "W", win="8s", riichi=True, dora=["1m"]), 4, 30, None,
+      "7,700", {"S": -7700, "W": 7700}),  # EMA: 4-30 is not rounded up
     H("haneman-tsumo", "wrc-2025", PINFU, tsumo("W", win="8s", riichi=True, dora=["1m", "1p"]), 7, 0, "haneman",
       "3,000/6,000", {"E": -6000, "S": -3000, "N": -3000, "W": 12000}),
     H("baiman-ron", "wrc-2025", NINE_GATES_FREE, ron("S", "W", win="5m"), 9, 0, "baiman", "16,000",
       {"S": -16000, "W": 16000}),  # full flush 6 + pure straight 2 + iipeiko 1
     H("sanbaiman-tsumo", "wrc-2025", NINE_GATES_FREE, tsumo("W", win="5m", riichi=True), 11, 0, "sanbaiman",
       "6,000/12,000", {"E": -12000, "S": -6000, "N": -6000, "W": 24000}),
-    H("no-kazoe-wrc", "wrc-2025", NINE_GATES_FREE, tsumo("W", win="5m", riichi=True, dora=["8m"]), 14, 0,
-      "sanbaiman", "6,000/12,000", {"E": -12000, "S": -6000, "N": -6000, "W": 24000}),
+    H("kazoe-wrc", "wrc-2025", NINE_GATES_FREE, tsumo("W", win="5m", riichi=True, dora=["8m"]), 14, 0,
+      "yakuman", "8,000/16,000", {"E": -16000, "S": -8000, "N": -8000, "W": 32000}),
     H("kazoe-ema", "ema-rcr", NINE_GATES_FREE, tsumo("W", win="5m", riichi=True, dora=["8m"]), 14, 0, "yakuman",
       "8,000/16,000", {"E": -16000, "S": -8000, "N": -8000, "W": 32000}),
     H("daisangen", "wrc-2025", "234m11p555z666z777z", ron("S", "W", win="1p"), 13, 0, "yakuman", "32,000",
@@ -147,11 +149,11 @@ CASES = [
       13, 0, "yakuman", "32,000", {"W": -32000, "S": 32000}),
     # --- red fives per ruleset -----------------------------------------------------------------
     H("red-five-rakkii", "rakkii-nomi-2026", "234067m22p345s678s", ron("S", "W", win="8s", riichi=True), 4, 30,
-      None, "7,700", {"S": -7700, "W": 7700}),
+      "mangan", "8,000", {"S": -8000, "W": 8000}),
     H("red-five-plain-wrc", "wrc-2025", "234067m22p345s678s", ron("S", "W", win="8s", riichi=True), 3, 30, None,
       "3,900", {"S": -3900, "W": 3900}),
-    H("red-five-plain-ema", "ema-rcr", "234067m22p345s678s", ron("S", "W", win="8s", riichi=True), 3, 30, None,
-      "3,900", {"S": -3900, "W": 3900}),
+    H("red-five-ema", "ema-rcr", "234067m22p345s678s", ron("S", "W", win="8s", riichi=True), 4, 30, None,
+      "7,700", {"S": -7700, "W": 7700}),  # EMA RCR 2008-2012 red fives; no rounding up
     H("red-five-in-meld-rakkii", "rakkii-nomi-2026", "234m22p345s678s", ron("S", "W", win="8s", melds=["chi 406m"]),
       2, 30, None, "2,000", {"S": -2000, "W": 2000}),  # open tanyao 1 + red five 1; 20 + 2 -> 30
     # --- open tanyao ---------------------------------------------------------------------------
@@ -249,17 +251,20 @@ def test_ema_one_yaku_with_five_counters_pays_nothing():
     assert [y.id for y in v.yaku] == ["Riichi"]
 
 
-def test_ema_single_two_han_yaku_notes_the_other_reading():
+def test_ema_single_two_han_yaku_is_not_two_yaku():
     v = hand_value("ema-rcr", CHIITOI, win="6z", discarder="E", seat="S", honba=6)
-    assert v.no_yaku
-    assert any("two han from yaku" in n for n in v.notes)
+    assert v.no_yaku  # one reading: two different yaku (seven pairs is one yaku of 2 han)
+    assert any("two yaku are needed" in n for n in v.notes)
+    assert not any("two han from yaku" in n for n in v.notes)
 
 
 def test_kazoe_and_kiriage_notes_cite_their_source():
     assert any("counted yakuman" in n for n in _v(ruleset="ema-rcr", hand=NINE_GATES_FREE, win="5m", tsumo=True,
                                                   discarder=None, dora=["8m"]).notes)
     notes = _v(dora=["1m"]).notes
-    assert any("not rounded up to mangan" in n and "WRC" in n for n in notes)
+    assert any("rounded up to mangan" in n and "secondary sources" in n for n in notes)
+    notes = _v(ruleset="ema-rcr", dora=["1m"]).notes
+    assert any("not rounded up to mangan" in n for n in notes)
 
 
 def test_azrm_notes_say_it_follows_the_wrc_rules():
@@ -267,17 +272,17 @@ def test_azrm_notes_say_it_follows_the_wrc_rules():
     assert any("AZRM §1.3" in n for n in v.notes)
 
 
-def test_a_profile_can_turn_kiriage_on_and_double_wind_pair_to_two(content_copy):
+def test_a_profile_can_turn_kiriage_off_and_double_wind_pair_to_four(content_copy):
     text = (content_copy / "scoring.toml").read_text(encoding="utf-8")
-    text = text.replace('[profile.option.kiriage]\nvalue = false\nbasis = "public"',
-                        '[profile.option.kiriage]\nvalue = true\nbasis = "public"', 1)
-    text = text.replace('[profile.option.double_wind_pair_fu]\nvalue = 4', '[profile.option.double_wind_pair_fu]\nvalue = 2', 1)
+    text = text.replace('[profile.option.kiriage]\nvalue = true\nbasis = "public"',
+                        '[profile.option.kiriage]\nvalue = false\nbasis = "public"', 1)
+    text = text.replace('[profile.option.double_wind_pair_fu]\nvalue = 2', '[profile.option.double_wind_pair_fu]\nvalue = 4', 1)
     (content_copy / "scoring.toml").write_text(text, encoding="utf-8")
     lib = handbook.load_library(content_copy, index=False)
     v = _v(dora=["1m"], library=lib)
-    assert (v.limit, v.points, v.payments["S"]) == ("mangan", "8,000", -8000)
+    assert (v.limit, v.points, v.payments["S"]) == (None, "7,700", -7700)
     w = _v(hand="111m567m345p678s11z", seat="E", library=lib)
-    assert (w.fu, w.points) == (40, "2,000")  # 30 + 8 + 2 = 40; 40 × 8 × 6 = 1,920
+    assert (w.fu, w.points) == (50, "2,400")  # 30 + 8 + 4 = 42 -> 50; 50 × 8 × 6 = 2,400
 
 
 # --- bad input --------------------------------------------------------------------------------
@@ -369,3 +374,55 @@ def test_payments_sum_to_the_deposits_and_the_winner_gets_what_the_others_pay(
                       riichi=riichi and closed)
     assert v.payments[seat] - bare.payments[seat] == 300 * honba + 1000 * deposits
     assert v.points == bare.points
+
+
+# --- issue 45: impossible hands refused, EMA §3.3.7, notes that match what was counted ---------
+
+KOKUSHI = "19m19p19s12345677z"  # waits on 1m, holds none: the robbed quad has the other copies
+
+
+def test_rinshan_needs_a_quad_among_the_melds():
+    with pytest.raises(ValueError, match=r"^rinshan: .*quad"):
+        _v(tsumo=True, discarder=None, rinshan=True, riichi=False, melds=["pon 222s"],
+           hand="234567m22p345s", win="5s")
+    with pytest.raises(ValueError, match=r"^rinshan: "):
+        _v(tsumo=True, discarder=None, rinshan=True)
+
+
+def test_ippatsu_cannot_go_with_rinshan():
+    with pytest.raises(ValueError, match=r"^ippatsu: not together with rinshan"):
+        _v(tsumo=True, discarder=None, rinshan=True, ippatsu=True, hand="234567m22p345s", win="5s",
+           melds=["ankan 2222s"])
+
+
+def test_chankan_refused_when_the_hand_holds_another_copy_of_the_robbed_tile():
+    with pytest.raises(ValueError, match=r"^chankan: the hand holds [23] of 8s"):
+        _v(chankan=True, hand="234567m88s678s345p", win="8s", riichi=False)
+    assert _v(chankan=True, riichi=False).han >= 1  # the robbed tile alone is fine
+
+
+def test_ema_thirteen_orphans_may_rob_a_concealed_quad_citing_3_3_7():
+    v = hand_value("ema-rcr", KOKUSHI, win="1m", discarder="S", seat="W", chankan=True)
+    option = {o.id: o for o in v.options}["kokushi_robs_concealed_kan"]
+    assert option.value is True and option.ref == ("ema-rcr", "3.3.7")
+    assert any("may rob a concealed quad" in n and "§3.3.7" in n for n in v.notes)
+
+
+def test_red_five_note_only_where_red_fives_were_counted():
+    counted = hand_value("rakkii-nomi-2026", "234067m22p345s678s", win="8s", discarder="S", seat="W", riichi=True)
+    assert any(y.id == "AkaDora" for y in counted.yaku)
+    assert any(n.startswith("Red fives count as dora") for n in counted.notes)
+    yakuman = hand_value("rakkii-nomi-2026", "111m999m111p99s", win="9s", tsumo=True, seat="W",
+                         melds=["ankan 0555p"])  # four concealed triplets with a red five
+    assert yakuman.limit and "yakuman" in yakuman.limit
+    assert not any(n.startswith("Red fives count as dora") for n in yakuman.notes)
+
+
+def test_ema_yakuman_that_do_not_add_up_are_not_listed_at_13_each():
+    # all honours (tsuuiisou) + big three dragons (daisangen): EMA RCR 2008-2012 counts one yakuman
+    v = hand_value("ema-rcr", "555666777z111z22z", win="2z", tsumo=True, seat="W")
+    assert v.han == 13
+    assert sum(y.han for y in v.yaku if not y.is_dora) == v.han
+    assert any("do not add up" in n for n in v.notes)
+    w = hand_value("wrc-2025", "555666777z111z22z", win="2z", tsumo=True, seat="W")
+    assert w.han == 13 * len(w.yaku) == sum(y.han for y in w.yaku)  # WRC: several yakuman add up

@@ -321,7 +321,9 @@ CASES = [
          "scoring.toml", "profile azrm", "wrc-2025-lower"),
     Case("hb070-option-unsettled", "HB070",
          replace_once("scoring.toml", '[profile.option.kiriage]\nvalue = false\nbasis = "assumption"\n'
-                      'cite = "no rounding up to mangan (4 han 30 fu pays 7,700); the EMA RCR text at hand does not say"\n',
+                      'cite = "no rounding up to mangan (4 han 30 fu pays 7,700); the EMA RCR text at hand does not say, '
+                      'and the EMA\'s 2016 announcement lists \\"4-30 is not rounded to mangan payment\\" as a difference '
+                      'from the WRC rules without naming it as a change"\n',
                       ""),
          "scoring.toml", "profile ema-rcr", "no kiriage"),
     # HB071 a scoring option's ref names no section, or a "source" option has no ref

@@ -302,9 +302,12 @@ def test_hits_carry_kind_ruleset_ref_title(library, query):
     terms = {t.id: t for t in library.glossary}
     for h in hits:
         assert isinstance(h, handbook.Hit)
-        assert h.kind in ("rule", "penalty", "term")
+        assert h.kind in ("rule", "penalty", "term", "yaku")
         assert isinstance(h.title, str) and h.title
-        if h.kind == "term":
+        if h.kind == "yaku":  # after the rulings (issue 45): a yaku the query names
+            assert h.ref in {y.id for y in handbook.yaku_list("wrc-2025") + handbook.yaku_list("rakkii-nomi-2026")}
+            assert h.route.startswith(f"/tools/yaku/{h.ref}")
+        elif h.kind == "term":
             assert h.ruleset is None
             assert h.title == terms[h.ref].term
         elif h.kind == "rule":

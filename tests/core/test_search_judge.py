@@ -241,7 +241,7 @@ def test_words_read_as_one_romaji_name_fall_back_to_the_words_where_the_ruleset_
     ("鳴きの優先順位", "ema-rcr", "3.3.1"), ("choukou", "ema-rcr", "3.3.1"), ("暗槓", "ema-rcr", "3.3.7"),
     ("和了放棄", "ema-rcr", "3.4.7"), ("uma", "ema-rcr", "3.6.1"), ("出場停止", "azrm", "1.4")])
 def test_a_sections_search_words_reach_it(library, query, ruleset, ref):
-    assert ("rule", ruleset, ref) in keys([h for h in library.search(query, ruleset=ruleset) if h.kind != "term"], 3)
+    assert ("rule", ruleset, ref) in keys([h for h in library.search(query, ruleset=ruleset) if h.kind in ("rule", "penalty")], 3)
 
 
 def test_search_words_are_never_shown(library):
@@ -271,14 +271,14 @@ def test_how_many_asks_rather_than_names_too_many_tiles(library):
 
 def test_a_kanji_run_with_a_suffix_matches_by_its_known_part(library):
     """和了放棄中 (during a dead hand) is 和了放棄 with 中: the part some field holds counts."""
-    hits = [h for h in library.search("和了放棄中にポンした", ruleset="azrm") if h.kind != "term"]
+    hits = [h for h in library.search("和了放棄中にポンした", ruleset="azrm") if h.kind in ("rule", "penalty")]
     assert hits[0].ref == "calling-with-dead-hand", keys(hits, 5)
 
 
 def test_the_first_three_rulings_show_a_close_section_beside_the_rows(library):
     """With a ruleset chosen, a section scoring close to the third row takes its place, so the judge
     sees the rule text beside the penalty (AZRM §4.1 for a changed call)."""
-    hits = [h for h in library.search("said chii then changed it to pon", ruleset="azrm") if h.kind != "term"]
+    hits = [h for h in library.search("said chii then changed it to pon", ruleset="azrm") if h.kind in ("rule", "penalty")]
     assert {h.kind for h in hits[:3]} == {"penalty", "rule"}, keys(hits, 5)
     assert hits[0].ref == "changing-call"
 
@@ -295,7 +295,7 @@ def test_a_foul_the_ruleset_lacks_reaches_what_covers_it(library, ruleset):
         if not targets:
             continue
         got = {f"{h.kind}:{h.ref}" for h in [h for h in library.search(foul.name, ruleset=ruleset)
-                                               if h.kind != "term" and h.ruleset == ruleset][:3]}
+                                               if h.kind in ("rule", "penalty") and h.ruleset == ruleset][:3]}
         assert targets & got, (foul.id, foul.name, targets, got)
         checked += 1
     assert checked >= 1

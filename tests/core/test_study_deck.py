@@ -217,3 +217,46 @@ def test_ema_prompts_keep_the_foul_their_circumstance_belongs_to(library):
     assert len([r for r in bare if r.foul.startswith(("If ", "During ", "Few "))]) == 5
     for row in bare:
         assert cards[row.foul].prompt == f"{row.category}: {row.foul}"
+
+
+# --- issue 45: yaku and payment cards ---------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", ["azrm", "ema-rcr", "wrc-2025", "wrc-2025-lower", "rakkii-nomi-2026"])
+def test_yaku_and_payment_cards_come_from_the_rulesets_tables(library, ruleset):
+    deck = handbook.study_deck(ruleset, library=library)
+    yaku = {c.ref: c for c in deck if c.kind == "yaku"}
+    assert set(yaku) == {y.id for y in handbook.yaku_list(ruleset, library=library) if not y.dora}
+    table = handbook.payment_table(ruleset, library=library)
+    pay = {c.id: c for c in deck if c.kind == "payment"}
+    card = pay[f"payment:{ruleset}:3:30:dealer:tsumo"]
+    assert card.prompt == "30 fu 3 han, dealer, tsumo?" and card.answer == "2,000 all"
+    assert card.answer == table.points(3, 30, dealer=True, tsumo=True)
+    assert pay[f"payment:{ruleset}:5:0:non-dealer:ron"].answer == "8,000 (mangan)"
+    assert f"payment:{ruleset}:2:20:non-dealer:ron" not in pay  # 20 fu is never a ron
+    assert card.route == f"/tools/payments?ruleset={ruleset}&han=3&fu=30"
+    assert yaku["Pinfu"].route == f"/tools/yaku/Pinfu?ruleset={ruleset}"
+
+
+def test_yaku_answers_differ_where_the_rulesets_do(library):
+    ema = {c.ref: c for c in handbook.study_deck("ema-rcr", library=library) if c.kind == "yaku"}
+    wrc = {c.ref: c for c in handbook.study_deck("wrc-2025", library=library) if c.kind == "yaku"}
+    assert ema["Tanyao"].answer == "1 han, concealed hand only" and wrc["Tanyao"].answer == "1 han, open or closed"
+    assert wrc["Sanshoku"].answer == "2 han closed, 1 open"
+    assert ema["DaiSuushii"].answer == "Double yakuman" and wrc["DaiSuushii"].answer == "Yakuman"
+
+
+def test_yaku_and_payment_cards_are_scheduled_and_in_the_exam(library, tmp_path):
+    import random
+
+    from handbook.storage import open_db
+    from handbook.study import StudyStore, exam_cards
+
+    deck = handbook.study_deck("wrc-2025", library=library)
+    store = StudyStore(open_db(tmp_path / "study.json"), library)
+    for kind in ("yaku", "payment"):
+        card = next(c for c in deck if c.kind == kind)
+        store.review(card, "good")
+        done = store.progress()[card.id]
+        assert done.reviews == 1 and done.last_rating == 3 and done.due > done.fsrs.last_review  # fsrs scheduled it
+    kinds = {c.kind for seed in range(30) for c in exam_cards(deck, rng=random.Random(seed))}
+    assert {"yaku", "payment"} <= kinds

@@ -57,7 +57,7 @@ def test_a_hand_tapped_in_gives_its_value(loaded: Handbook):
 
 def test_a_linked_red_five_hand_links_its_rule(loaded: Handbook):
     hb = loaded.start_at("/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s&riichi=1&seat=W"
-                         "&discarder=S", ready="Value: 7,700 (4 han 30 fu)")
+                         "&discarder=S", ready="Value: 8,000 (Mangan · 4 han 30 fu)")
     hb.page.mouse.move(200, 600)
     hb.page.mouse.wheel(0, 1200)
     hb.click_button("Rule: Rakkii Nomi 2026 §2.1", route="/rules/rakkii-nomi-2026/2.1")

@@ -35,12 +35,12 @@ def test_offline_deep_links_to_a_section_and_a_hand(pwa_dir, context, page, arti
         response = page.goto(server.url(HAND), wait_until="commit")
         assert response is not None and response.from_service_worker
         app.enable_semantics()
-        app.wait_for_text("Value: 7,700 (4 han 30 fu)", timeout=90)  # riichi, pinfu, tanyao, red five
+        app.wait_for_text("Value: 8,000 (Mangan · 4 han 30 fu)", timeout=90)  # riichi, pinfu, tanyao, red five
         app.click_button("Remove last", then="13 given")
         app.click_button("索 Bamboo", exact=True)
         app.click_button("9 Bamboo", exact=True, then="Not a complete hand")
         app.click_button("Remove last", then="13 given")
-        app.click_button("8 Bamboo", exact=True, then="Value: 7,700 (4 han 30 fu)")
+        app.click_button("8 Bamboo", exact=True, then="Value: 8,000 (Mangan · 4 han 30 fu)")
         app.screenshot("offline-hand")
     finally:
         server.stop()

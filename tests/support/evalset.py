@@ -19,8 +19,8 @@ def load_cases(*, split: str | None = None, name: str | None = None, kind: str |
 
 
 def first_rulings(library, query: str, ruleset: str, n: int = 3) -> list[str]:
-    """The first ``n`` rulings (sections and penalty rows, not glossary terms) of the search
-    narrowed to ``ruleset``, as ``kind:ref``."""
+    """The first ``n`` rulings (sections and penalty rows, not glossary terms or yaku) of the
+    search narrowed to ``ruleset``, as ``kind:ref``."""
     hits = library.search(query, ruleset=ruleset)
     return [f"{h.kind}:{h.ref}" for h in hits if h.kind in ("rule", "penalty")][:n]
 

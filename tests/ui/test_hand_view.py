@@ -102,7 +102,7 @@ def test_no_yaku_shows_the_empty_call_rows_linked(ctx, navigated):
 def test_option_source_links_to_the_rule(ctx, navigated):
     view = screens.build_view(ctx, "/tools/hand?ruleset=rakkii-nomi-2026&hand=234067m22p345s678s&win=8s"
                                    "&riichi=1&seat=W&discarder=S")
-    assert _value(view) == "Value: 7,700 (4 han 30 fu)"
+    assert _value(view) == "Value: 8,000 (Mangan · 4 han 30 fu)"  # WRC rounds 4 han 30 fu up (scoring.toml)
     link = [b for b in find(view, ft.TextButton) if b.content == "Rule: Rakkii Nomi 2026 §2.1"]
     assert link
     link[0].on_click(None)

@@ -458,3 +458,73 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         self._add_ja(d, t.explanation, W.text)
 
     # --- querying --------------------------------------------------------------------------
+
+
+# --- yaku (issue 45): a small matcher beside the index, not in it ---------------------------------
+
+#: the most yaku hits a search adds
+YAKU_HITS = 2
+#: id(library) -> (library, its yaku keys), made on the first search that looks for a yaku
+_YAKU_KEYS: dict[int, tuple["Library", list]] = {}
+
+
+def _yaku_keys(library: "Library") -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """``(id, English, Japanese, keys)`` per yaku of any profile; keys are folded names without
+    spaces: the English, the romaji in it ("sanshoku doujun"), the romaji's first word where it is
+    long enough to name the yaku ("sanshoku"), the Japanese and the kana."""
+    cached = _YAKU_KEYS.get(id(library))
+    if cached is not None and cached[0] is library:
+        return cached[1]
+    from handbook.core.scoring_table import yaku_list
+
+    def key(text: str) -> str:
+        return re.sub(r"[\s\-'()・]", "", kana_fold(fold(text)))
+
+    out, seen = [], set()
+    for rid in library.scoring:
+        for y in yaku_list(rid, library=library):
+            if y.id in seen:
+                continue
+            seen.add(y.id)
+            inner = re.findall(r"\(([^)]*)\)", y.name)
+            outer = re.sub(r"\s*\([^)]*\)", "", y.name)
+            names = {outer, y.name, y.romaji, *inner, y.name_ja, y.reading}
+            first = y.romaji.split(" ")[0]
+            if len(first) >= 6:
+                names.add(first)
+            keys = tuple(sorted({k for k in map(key, names) if len(k) >= (2 if re.search(r"[^a-z0-9]", k) else 4)},
+                                key=len, reverse=True))
+            out.append((y.id, y.name, y.name_ja, keys))
+    if len(_YAKU_KEYS) > 8:  # libraries of tests and content edits: keep the last few
+        _YAKU_KEYS.clear()
+    _YAKU_KEYS[id(library)] = (library, out)
+    return out
+
+
+def yaku_hits(library: "Library", query: str, ruleset: str | None = None) -> list[Hit]:
+    """The yaku whose name is in ``query`` (English, romaji, Japanese or kana, folded), longest
+    name first, as hits of kind ``"yaku"`` (``ruleset`` kept for the route where it has a profile)."""
+    if not isinstance(query, str) or not query.strip() or not library.scoring:
+        return []
+    q = re.sub(r"[\s\-'()・]", "", kana_fold(fold(query)))
+    rid = ruleset if ruleset in library.scoring else None
+    found = []
+    for order, (yid, name, name_ja, keys) in enumerate(_yaku_keys(library)):
+        best = next((k for k in keys if k in q), None)
+        if best is not None:
+            found.append((-len(best), order, Hit("yaku", rid, yid, name, name_ja, float(len(best)))))
+    return [h for *_, h in sorted(found)][:YAKU_HITS]
+
+
+def with_yaku(library: "Library", query: str, ruleset: str | None, hits: list[Hit], limit: int) -> list[Hit]:
+    """``hits`` then :func:`yaku_hits`: the yaku take the last places where ``hits`` fill ``limit``,
+    except in a short list (``limit`` of 5 or less), where they only fill free places."""
+    extra = yaku_hits(library, query, ruleset)
+    if not extra:
+        return hits
+    keep = max(len(hits), limit - len(extra)) if limit <= 5 else limit - len(extra)
+    kept = hits[:keep]
+    if kept:  # after the rulings, the scores still best first: never above the last one kept
+        floor = kept[-1].score
+        extra = [Hit(h.kind, h.ruleset, h.ref, h.title, h.subtitle, min(h.score, floor), h.row) for h in extra]
+    return (kept + extra)[:limit]

@@ -140,6 +140,10 @@ def build_tools(ctx: AppContext) -> ft.View:
     items = [
         (_("Hand value"), _("Yaku, han, fu and who pays what, per ruleset"), "/tools/hand",
          ft.Icons.CALCULATE_OUTLINED),
+        (_("Yaku"), _("Every yaku per ruleset: names, han closed and open, a sample hand"), "/tools/yaku",
+         ft.Icons.STYLE_OUTLINED),
+        (_("Payment table"), _("Han × fu: what each player pays, limits, counters"), "/tools/payments",
+         ft.Icons.TABLE_CHART_OUTLINED),
         (_("Chombo settlement"), _("Payments, points, Strike, what happens to the hand"),
          "/tools/chombo", ft.Icons.CANCEL_OUTLINED),
         (_("Revealed tiles"), _("Penalty by tile count, where the tiles came from"),

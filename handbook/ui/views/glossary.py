@@ -179,6 +179,7 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
         controls.append(section_heading(_("Explanation")))
         controls.append(note_box(ctx, "handbook", t.explanation, ruleset=t.source, size=BODY_SIZE,
                                  key="explanation"))
+    controls += _scoring_links(ctx, t.id)
     secs = term_sections(ctx.library, t)
     if secs:
         controls.append(section_heading(_("Sections"), count=len(secs)))
@@ -200,3 +201,26 @@ def build_term(ctx: AppContext, term: str) -> ft.View:
 
 __all__ = ["build_index", "build_term", "filter_terms", "see_also", "sorted_terms", "term_keys",
            "term_sections"]
+
+
+def _scoring_links(ctx: AppContext, term: str) -> list[ft.Control]:
+    """The yaku page of a term that names a yaku; the yaku list and payment table for scoring terms."""
+    from handbook.core.yaku_names import TERM_SCORING, TERM_YAKU, YAKU
+    from handbook.ui.routes import payments_route, yaku_list_route, yaku_route
+    from handbook.ui.widgets import default_ruleset
+
+    _ = ctx._
+    ruleset = default_ruleset(ctx.library, ctx.ruleset, None, allowed=list(ctx.library.scoring))
+    out: list[ft.Control] = []
+    yaku = TERM_YAKU.get(term)
+    if yaku:
+        name = YAKU[yaku][1] if ctx.locale.startswith("ja") else YAKU[yaku][0]
+        out.append(nav_tile(ctx, _("Yaku: {name}").format(name=name), yaku_route(yaku, ruleset), key="term-yaku",
+                            leading=ft.Icon(ft.Icons.STYLE_OUTLINED, color=ft.Colors.PRIMARY)))
+    if yaku or term in TERM_SCORING:
+        out.append(nav_tile(ctx, _("Yaku of {ruleset}").format(ruleset=ctx.short(ruleset)), yaku_list_route(ruleset),
+                            key="term-yaku-list", leading=ft.Icon(ft.Icons.LIST, color=ft.Colors.PRIMARY)))
+        out.append(nav_tile(ctx, _("Payment table of {ruleset}").format(ruleset=ctx.short(ruleset)),
+                            payments_route(ruleset), key="term-payments",
+                            leading=ft.Icon(ft.Icons.TABLE_CHART_OUTLINED, color=ft.Colors.PRIMARY)))
+    return [section_heading(_("Scoring")), *out] if out else []

@@ -27,11 +27,13 @@ import flet as ft
 import handbook
 from handbook.core.hand import MELD_KINDS, SEATS, parse_meld, parse_tiles, tiles_text
 from handbook.core.scoring_data import OPTIONS
+from handbook.core.scoring_table import FUS
 from handbook.core.yaku_names import fu_words
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
-from handbook.ui.routes import penalty_route, section_route
+from handbook.ui.routes import payments_route, penalty_route, section_route, yaku_route
+from handbook.ui.tiles import SUIT_GLYPHS, SUIT_NAMES, tile_face, tile_name
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, icon_button,
                                  named, refresh)
@@ -39,13 +41,6 @@ from handbook.ui.widgets import (BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_rul
 MODES = ("hand", "chi", "pon", "kan", "ankan", "dora", "ura")
 MODE_NAMES = {"hand": N_("Hand"), "chi": N_("Chi"), "pon": N_("Pon"), "kan": N_("Kan"),
               "ankan": N_("Concealed kan"), "dora": N_("Dora"), "ura": N_("Ura dora")}
-SUIT_NAMES = {"m": N_("Characters"), "p": N_("Circles"), "s": N_("Bamboo"), "z": N_("Honours")}
-SUIT_GLYPHS = {"m": "萬", "p": "筒", "s": "索"}
-SUIT_COLOURS = {"m": "#B71C1C", "p": "#0D47A1", "s": "#1B5E20"}
-HONOURS = ("東", "南", "西", "北", "白", "發", "中")
-HONOUR_NAMES = (N_("East wind"), N_("South wind"), N_("West wind"), N_("North wind"), N_("White dragon"),
-                N_("Green dragon"), N_("Red dragon"))
-HONOUR_COLOURS = ("#212121",) * 4 + ("#546E7A", "#1B5E20", "#B71C1C")
 SEAT_NAMES = {"E": N_("East (dealer)"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 WIND_NAMES = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 CONDITIONS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei")
@@ -227,48 +222,6 @@ def meld_from_key(mode: str, code: str) -> str | None:
     count = 3 if mode == "pon" else 4
     assert mode in MELD_KINDS
     return f"{mode} {digit}{str(n) * (count - 1)}{suit}"
-
-
-def tile_name(code: str, _: Callable[[str], str]) -> str:
-    """A tile's accessible name: "5 Circles", "Red 5 Circles", "East wind"."""
-    digit, suit = code[0], code[1]
-    if suit == "z":
-        return _(HONOUR_NAMES[int(digit) - 1])
-    if digit == "0":
-        return _("Red 5 {suit}").format(suit=_(SUIT_NAMES[suit]))
-    return f"{digit} {_(SUIT_NAMES[suit])}"
-
-
-def tile_face(code: str, *, width: int, height: int) -> ft.Control:
-    """A tile drawn with text: the number over 萬/筒/索, an honour's character, a red five red
-    with a dot (told apart without colour too). Light like a real tile in either theme.
-
-    ``width`` x ``height`` px at 100 % text: the face is its text with padding (lines one font size
-    tall, a little more for a number over its suit; a CJK glyph is one font size wide), not a fixed
-    box, so at 200 % text the tile grows with its glyphs instead of cutting them."""
-    digit, suit = code[0], code[1]
-    if suit == "z":
-        i = int(digit) - 1
-        size = height * 0.5
-        spans = [ft.TextSpan(HONOURS[i], ft.TextStyle(size=size, height=1.0, weight=ft.FontWeight.W_700,
-                                                      color=HONOUR_COLOURS[i]))]
-        glyph_w, text_h = size, size
-    else:
-        red = digit == "0"
-        big, small = height * 0.36, height * 0.26
-        spans = [ft.TextSpan("5•" if red else digit, ft.TextStyle(size=big, height=1.1, weight=ft.FontWeight.W_800,
-                                                                  color="#D50000" if red else "#212121")),
-                 ft.TextSpan("\n" + SUIT_GLYPHS[suit], ft.TextStyle(
-                     size=small, height=1.15, weight=ft.FontWeight.W_600,
-                     color="#D50000" if red else SUIT_COLOURS[suit]))]
-        glyph_w, text_h = max(small, big * (1.0 if red else 0.6)), big * 1.1 + small * 1.15
-    pad_x, pad_y = max(1.0, (width - 2 - glyph_w) / 2), max(1.0, (height - 2 - text_h) / 2)
-    return ft.Container(content=ft.Text(spans=spans, text_align=ft.TextAlign.CENTER),
-                        padding=ft.Padding.symmetric(horizontal=pad_x, vertical=pad_y),
-                        bgcolor="#FFFBF2", border=_TILE_BORDER, border_radius=6)
-
-
-_TILE_BORDER = ft.Border.all(1, "#9E9E9E")
 
 
 def _growing_button(horizontal: int) -> ft.ButtonStyle:
@@ -617,9 +570,17 @@ def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Con
         rows.append(ft.Text(_("Yaku"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         for y in v.yaku:
             line = ft.Row([ft.Text(y.name_ja if ja else y.name, size=BODY_SIZE, expand=True),
-                           ft.Text(_("{han} han").format(han=y.han), size=BODY_SIZE, weight=ft.FontWeight.W_600)])
-            rows.append(ft.Semantics(label=f"{y.name_ja if ja else y.name}: {y.han}", container=True,
-                                     content=ft.Column([line, *_source(ctx, y.option)], spacing=0, tight=True)))
+                           ft.Text(_("{han} han").format(han=y.han), size=BODY_SIZE, weight=ft.FontWeight.W_600),
+                           ft.Icon(ft.Icons.CHEVRON_RIGHT, size=20)])
+            link = ft.Container(content=line, ink=True, padding=ft.Padding.symmetric(vertical=12),
+                                key=f"yaku-link-{y.id}",
+                                on_click=lambda e, i=y.id: ctx.navigate(yaku_route(i, s.ruleset)))
+            rows.append(ft.Semantics(label=f"{y.name_ja if ja else y.name}: {y.han}", container=True, button=True,
+                                     content=ft.Column([link, *_source(ctx, y.option)], spacing=0, tight=True)))
+        if not v.no_yaku:
+            cell = payments_route(s.ruleset, min(v.han, 13), v.fu if v.fu in FUS else None)
+            rows.append(ft.TextButton(content=_("Payment table: this cell"), icon=ft.Icons.TABLE_CHART_OUTLINED,
+                                      height=TOUCH, key="to-payment-cell", on_click=lambda e: ctx.navigate(cell)))
     if v.fu_details:
         rows.append(ft.Text(_("Fu"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         for (f, words), reason in zip(v.fu_details, v.fu_reasons or [""] * len(v.fu_details), strict=False):

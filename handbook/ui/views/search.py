@@ -33,13 +33,14 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("rule", N_("Rules")),
     ("penalty", N_("Penalties")),
     ("term", N_("Glossary")),
+    ("yaku", N_("Yaku")),
 )
 RESULT_LIMIT = 40
 #: results of the ranked list shown before "Show all"
 LIST_PREVIEW = 10
 ALL_RULESETS = "__all__"
 #: each kind's label on a result (untranslated)
-KIND_LABELS = {"rule": N_("Rule"), "penalty": N_("Penalty"), "term": N_("Term")}
+KIND_LABELS = {"rule": N_("Rule"), "penalty": N_("Penalty"), "term": N_("Term"), "yaku": N_("Yaku")}
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,8 @@ def to_result(library: Library, hit: Hit) -> Result:
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
                       subtitle=foul_japanese(foul) if foul else "",
                       penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row))
+    if hit.kind == "yaku":   # not a ruling: the yaku page of the chosen ruleset
+        return Result("yaku", hit.title, hit.route, "", "", hit.subtitle or "")
     term = None
     try:
         term = library.term(hit.ref)

@@ -36,6 +36,8 @@ QUESTIONS = {
     "section": N_("Which section covers this?"),
     "term": N_("Japanese and reading?"),
     "reading": N_("Which term is this?"),
+    "yaku": N_("How many han, closed and open?"),
+    "payment": N_("What does it pay?"),
 }
 KIND_NAMES = {
     "penalty": N_("Penalties"),
@@ -43,6 +45,8 @@ KIND_NAMES = {
     "section": N_("Sections"),
     "term": N_("Terms: English → 日本語"),
     "reading": N_("Terms: 日本語 → English"),
+    "yaku": N_("Yaku: han"),
+    "payment": N_("Payments"),
     "all": N_("All cards"),
 }
 RATING_BUTTONS = (("again", N_("Again"), ft.Colors.ERROR_CONTAINER),
