@@ -336,10 +336,10 @@ def _row_line(r: RowLine) -> ft.Control:
     return ft.Text(spans=spans, size=SMALL_SIZE + 1)
 
 
-def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
+def result_tile(ctx: AppContext, r: Result, on_open, *, lead: bool = True) -> ft.Control:
     """One result: its kind, ruleset badge and § ref, title, Japanese subtitle, penalty text (in
-    large type for a penalty row), the foul's other rows with their conditions, and the section
-    that governs it."""
+    large type for a penalty row that leads the list: ``lead``), the foul's other rows with their
+    conditions, and the section that governs it."""
     _ = ctx._
     head: list[ft.Control] = [_kind_label(ctx, r)]
     if r.ruleset:
@@ -349,20 +349,28 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     # (nothing when the section has the row's own title)
     cited = r.ref.split(" (")[0] + " " if r.ref else ""
     governs_in_head = bool(cited and r.governs.startswith(cited))
+    # the governing section with the leading ruling only: the later ones' pages name it, and at
+    # 200 % text on a phone it takes a line of its own that the second ruling needs on the first screen
+    governs = r.governs if lead or r.compare else ""
     if r.ref:
         head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
-    if governs_in_head and r.governs[len(cited):].casefold() != r.title.casefold():
+    if governs and governs_in_head and r.governs[len(cited):].casefold() != r.title.casefold():
         head.append(ft.Text(r.governs[len(cited):], size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT,
                             max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
     head.extend(note_badge(ctx, m) for m in r.marks)
     lines: list[ft.Control] = [ft.Row(head, spacing=8, wrap=True)]
     # in Japanese the Japanese subtitle leads, the source's English beneath it
     first, second = (r.subtitle, r.title) if r.subtitle and japanese_first(ctx) else (r.title, r.subtitle)
-    lines.append(ft.Text(first, size=BODY_SIZE, weight=ft.FontWeight.W_500))
+    # the other language runs on after the title, not on a line of its own (at 200 % text on a
+    # phone a line less per result: the second ruling still ends on the first screen)
+    spans = [ft.TextSpan(first, style=ft.TextStyle(weight=ft.FontWeight.W_500))]
     if second:
-        lines.append(ft.Text(second, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        spans += [ft.TextSpan("  ·  "), ft.TextSpan(second, style=ft.TextStyle(size=SMALL_SIZE,
+                                                                              color=ft.Colors.ON_SURFACE_VARIANT))]
+    lines.append(ft.Text(spans=spans, size=BODY_SIZE))
     if r.penalty:
-        lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" else BODY_SIZE,
+        # the penalty in large type for the first ruling; the later ones in bold body type
+        lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" and lead else BODY_SIZE + 1,
                              weight=ft.FontWeight.BOLD))
     if r.penalties:
         lines.append(ft.Text(_("Penalties: {list}").format(list=" · ".join(r.penalties)), size=SMALL_SIZE,
@@ -374,7 +382,7 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     if r.compare:
         lines.extend(_row_line(x) for x in r.rows)
     more: list[ft.Control] = [] if r.compare else [_row_line(x) for x in r.rows]
-    if r.governs and not governs_in_head:
+    if governs and not governs_in_head:
         more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                             overflow=ft.TextOverflow.ELLIPSIS))
 
@@ -456,15 +464,16 @@ def what_happened_tile(ctx: AppContext) -> ft.Control:
 
 
 def list_controls(ctx: AppContext, results: Sequence[Result], on_open, *, expanded: bool = False,
-                  on_expand=None) -> list[ft.Control]:
-    """The ranked list: its first :data:`LIST_PREVIEW` results until "Show all" is pressed."""
+                  on_expand=None, lead: bool = True) -> list[ft.Control]:
+    """The ranked list: its first :data:`LIST_PREVIEW` results until "Show all" is pressed; the
+    first one's penalty in large type when it leads the screen (``lead``: no choice above it)."""
     _ = ctx._
     shown = results if expanded else results[:LIST_PREVIEW]
     out: list[ft.Control] = []
     for i, r in enumerate(shown):
         if i:
             out.append(ft.Divider(height=1))
-        out.append(result_tile(ctx, r, on_open))
+        out.append(result_tile(ctx, r, on_open, lead=lead and i == 0))
     if len(shown) < len(results):
         out.append(ft.TextButton(_("Show all {count} results").format(count=len(results)),
                                  icon=ft.Icons.EXPAND_MORE, height=48,
@@ -583,7 +592,8 @@ class _SearchScreen:
         # the candidates of a choice are shown in it, not again in the list under it
         shown = [h for h in hits if (h.kind, h.ruleset, h.ref) not in choice.hits] if choice else hits
         results = ranked_results(ctx.library, q, ctx.ruleset, hits=shown)
-        out = (list_controls(ctx, results, self.open_result, expanded=bool(self.expanded), on_expand=self.expand)
+        out = (list_controls(ctx, results, self.open_result, expanded=bool(self.expanded), on_expand=self.expand,
+                             lead=choice is None)
                if results or choice else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
         if choice:
             out[0:0] = choice_controls(ctx, choice, self.open_result)
