@@ -41,6 +41,8 @@ HB062     a foul names a glossary term that does not exist
 HB063     a foul in fouls.toml has no row in any penalty table
 HB064     a foul's ``covered_by`` names an unknown ruleset, a ruleset whose table has rows of
           that foul, or a penalty row or section that ruleset does not have
+HB065     a foul's ``category`` names no ``[[category]]`` of fouls.toml, a category id is listed
+          twice, or a category has no foul
 HB070     a scoring profile (scoring.toml) names an unknown ruleset, is listed twice, follows
           a ruleset without a profile of its own, or leaves a scoring option unsettled
 HB071     a scoring option's ``ref`` names no section, or an option whose basis is
@@ -64,6 +66,7 @@ from typing import Any
 from handbook.core.model import (
     Chapter,
     Foul,
+    FoulCategory,
     Edition,
     Interpretation,
     Library,
@@ -144,7 +147,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     # a foul without rows is only reported when every table could be read
     tables_read = not unchecked and not any(
         p.file == "rulesets.toml" or p.file.startswith("penalties/") for p in col.problems)
-    fouls = _load_fouls(col, root, rulesets, term_ids, tables_read)
+    fouls, categories = _load_fouls(col, root, rulesets, term_ids, tables_read)
     _check_search_terms(col, rulesets, term_ids)
 
     if not (root / "rulings.toml").is_file():
@@ -166,7 +169,7 @@ def _load_library(content_dir: str | os.PathLike | None, *, index: bool) -> Libr
     factory = (SearchIndex if content_dir is not None
                else functools.partial(index_cache.cached_index, content_digest=col.digest()))
     lib = Library(rulesets=MappingProxyType(rulesets), glossary=tuple(glossary),
-                  fouls=MappingProxyType(fouls), _index_factory=factory, translations=translations,
+                  fouls=MappingProxyType(fouls), foul_categories=categories, _index_factory=factory, translations=translations,
                   rulings=rulings_data, scoring=scoring)
     if index:
         lib.warm()
@@ -620,22 +623,53 @@ def _covered_by(col: Collector, rulesets: dict[str, Ruleset], f: dict, entry: st
     return tuple(out)
 
 
-def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
-                term_ids: set[str] | None, tables_read: bool = True) -> dict[str, Foul]:
-    """fouls.toml: one entry per foul id of the penalty tables (HB060–HB063)."""
-    path = root / "fouls.toml"
-    file = "fouls.toml"
-    row_ids: dict[str, str] = {}  # foul id -> where it is first used
+def _load_categories(col: Collector, doc: dict, file: str) -> tuple[FoulCategory, ...]:
+    """fouls.toml's ``[[category]]`` entries, in file order (HB065 for an id given twice)."""
+    out: dict[str, FoulCategory] = {}
+    for i, c in enumerate(doc.get("category", [])):
+        entry = f"category {_entry(c, 'id', i)}"
+        if not col.check("foul_category", c, file, entry):
+            continue
+        if c["id"] in out:
+            col.add("HB065", file, entry, "this category id is listed twice")
+            continue
+        out[c["id"]] = FoulCategory(c["id"], c["name"].strip())
+    return tuple(out.values())
+
+
+def _first_rows(rulesets: dict[str, Ruleset]) -> dict[str, str]:
+    """foul id -> where a penalty row first uses it."""
+    row_ids: dict[str, str] = {}
     for rs in rulesets.values():
         for r in rs.penalties:
             row_ids.setdefault(r.id, f"penalties/{rs.id}.toml [row {r.index + 1} {r.id}]")
+    return row_ids
+
+
+def _check_categories_used(col: Collector, file: str, categories: tuple[FoulCategory, ...],
+                           fouls: dict[str, Foul], failed: set[str]) -> None:
+    """HB065 for a category no foul names (unless a foul failed its schema: it may be the one)."""
+    used = {f.category for f in fouls.values()}
+    for c in categories:
+        if c.id not in used and not failed:
+            col.add("HB065", file, f"category {c.id}", "no foul names this category")
+
+
+def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset], term_ids: set[str] | None,
+                tables_read: bool = True) -> tuple[dict[str, Foul], tuple[FoulCategory, ...]]:
+    """fouls.toml: its categories, and one entry per foul id of the penalty tables (HB060–HB065)."""
+    path = root / "fouls.toml"
+    file = "fouls.toml"
+    row_ids = _first_rows(rulesets)
     if not path.is_file():
         if row_ids:
             col.add("HB001", file, "", "the file is missing; every penalty row's foul id needs an entry in it")
-        return {}
+        return {}, ()
     doc = col.read(path)
     if doc is None or not col.check("fouls", doc, file, ""):
-        return {}
+        return {}, ()
+    categories = _load_categories(col, doc, file)
+    category_ids = {c.id for c in categories}
     fouls: dict[str, Foul] = {}
     failed: set[str] = set()
     for i, f in enumerate(doc.get("foul", [])):
@@ -647,6 +681,9 @@ def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
         if f["id"] in fouls:
             col.add("HB061", file, entry, "this foul id is listed twice")
             continue
+        if f["category"] not in category_ids:
+            col.add("HB065", file, entry, f"category {f['category']!r} is not a [[category]] of fouls.toml "
+                                          f"(allowed: {', '.join(c.id for c in categories)})")
         for t in f.get("terms", ()):
             if term_ids is not None and t not in term_ids:
                 col.add("HB062", file, entry, f"terms names {t!r}, which is not a glossary term")
@@ -656,9 +693,10 @@ def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset],
             id=f["id"], name=f["name"].strip(), japanese=tuple(f["japanese"]),
             reading=tuple(f.get("reading", ())), romaji=tuple(f.get("romaji", ())),
             aliases=tuple(f.get("aliases", ())), terms=tuple(f.get("terms", ())),
-            covered_by=_covered_by(col, rulesets, f, entry) if tables_read else ())
+            covered_by=_covered_by(col, rulesets, f, entry) if tables_read else (), category=f["category"])
+    _check_categories_used(col, file, categories, fouls, failed)
     for fid, where in row_ids.items():
         if fid not in fouls and fid not in failed:
             file_, _, entry = where.partition(" [")
             col.add("HB060", file_, entry.rstrip("]"), f"foul id {fid!r} has no entry in fouls.toml")
-    return fouls
+    return fouls, categories

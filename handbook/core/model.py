@@ -193,7 +193,8 @@ class Foul:
     ``aliases`` the ways people describe the incident, ``terms`` the glossary terms naming it.
     ``covered_by`` says where a ruleset whose table has no row for this foul deals with it, as
     ``(ruleset id, "penalty:<foul id>" | "rule:<section ref>")`` pairs (EMA has no row for a wrong
-    draw; its "Wrongly revealing or picking tiles" rows cover it).
+    draw; its "Wrongly revealing or picking tiles" rows cover it). ``category`` is the id of its
+    :class:`FoulCategory` (the "What happened?" browser's group: ``"tiles"``, ``"calls"``, …).
     """
 
     id: str
@@ -204,6 +205,17 @@ class Foul:
     aliases: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
     covered_by: tuple[tuple[str, str], ...] = ()
+    category: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FoulCategory:
+    """A group of fouls for the "What happened?" browser (``content/fouls.toml``,
+    ``[[category]]``): ``id`` a slug, ``name`` the handbook's English name (its translation in
+    ``content/<lang>/handbook.toml``). :attr:`Library.foul_categories` keeps the file's order."""
+
+    id: str
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +384,8 @@ class Library:
     rulesets: Mapping[str, Ruleset]
     glossary: Sequence[Term]
     fouls: Mapping[str, Foul] = field(default_factory=dict)
+    #: the fouls' categories in the order the "What happened?" browser lists them
+    foul_categories: Sequence[FoulCategory] = ()
     #: builds the search index (``handbook.core.search.SearchIndex``; :func:`load_library` passes it)
     _index_factory: Callable[["Library"], Any] | None = field(repr=False, compare=False, default=None)
     _index: Any = field(repr=False, compare=False, default=None)

@@ -71,15 +71,16 @@ SCHEMAS = {
         "interpretation": NONEMPTY, "differs": {"type": "boolean"},
     }, ["id", "category", "foul", "penalty"]),
     "glossary": _obj({"term": {"type": "array"}}, ["term"]),
-    "fouls": _obj({"foul": {"type": "array"}}, ["foul"]),
+    "fouls": _obj({"category": {"type": "array", "minItems": 1}, "foul": {"type": "array"}}, ["category", "foul"]),
+    "foul_category": _obj({"id": {"type": "string", "pattern": SLUG}, "name": NONEMPTY}, ["id", "name"]),
     "foul": _obj({
-        "id": {"type": "string", "pattern": SLUG}, "name": NONEMPTY,
+        "id": {"type": "string", "pattern": SLUG}, "category": {"type": "string", "pattern": SLUG}, "name": NONEMPTY,
         "japanese": {**STRLIST, "minItems": 1}, "reading": STRLIST, "romaji": STRLIST,
         "aliases": STRLIST, "terms": {"type": "array", "items": {"type": "string", "pattern": SLUG}},
         "covered_by": {"type": "object", "additionalProperties": {
             "type": "array", "minItems": 1,
             "items": {"type": "string", "pattern": r"^(penalty:[a-z0-9]+(-[a-z0-9]+)*|rule:[0-9]+(\.[0-9]+)*)$"}}},
-    }, ["id", "name", "japanese"]),
+    }, ["id", "category", "name", "japanese"]),
     "term": _obj({
         "id": {"type": "string", "pattern": SLUG}, "term": NONEMPTY, "japanese": NONEMPTY,
         "reading": NONEMPTY, "romaji": STRLIST, "aliases": STRLIST, "definition": NONEMPTY,

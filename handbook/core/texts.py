@@ -65,6 +65,8 @@ def handbook_texts(library: Library) -> dict[str, str]:  # noqa: C901 - one walk
         if text and text.strip() and text not in out:
             out[text] = where
 
+    for c in library.foul_categories:
+        add(c.name, f"fouls category {c.id}: name")
     for t in library.glossary:
         if t.provenance == "handbook":
             add(t.definition, f"glossary {t.id}: definition")

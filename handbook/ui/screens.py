@@ -19,6 +19,8 @@ ViewBuilder = Callable[..., ft.View]
 #: route name -> (module in handbook.ui.views, builder function)
 _BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
     "search": ("search", "build"),
+    "what-happened": ("incidents", "build_index"),
+    "what-happened-category": ("incidents", "build_category"),
     "rules": ("rules", "build_index"),
     "ruleset": ("rules", "build_ruleset"),
     "editions": ("rules", "build_editions"),

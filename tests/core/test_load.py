@@ -94,7 +94,7 @@ def row_entry(table: str, row_id: str, *, appended: bool = False, foul: str | No
 TERM = ('[[term]]\nid = "{id}"\nterm = "Test term"\ndefinition = "A term added by a test."\n'
         'provenance = "handbook"\n')
 ROW = '[[row]]\nid = "obstruction"\ncategory = "Test"\nfoul = "A foul added by a test"\npenalty = "Warning"\n'
-FOUL = '[[foul]]\nid = "{id}"\nname = "A foul added by a test"\njapanese = ["試験"]\n'
+FOUL = '[[foul]]\nid = "{id}"\ncategory = "conduct"\nname = "A foul added by a test"\njapanese = ["試験"]\n'
 RULESET = ('[[ruleset]]\nid = "{id}"\ntitle = "Test ruleset"\nshort = "Test"\nedition = "Test"\n'
            'source = "none"\n')
 
@@ -304,6 +304,20 @@ CASES = [
          replace_once("fouls.toml", 'ema-rcr = ["penalty:revealed-tiles", "rule:3.4.8"]\n\n[[foul]]\nid = "revealed-tiles"',
                       'azrm = ["penalty:revealed-tiles"]\n\n[[foul]]\nid = "revealed-tiles"'),
          "fouls.toml", "wrong-draw", "has rows of this foul"),
+    # HB065 a foul's category names no [[category]], a category is listed twice or has no foul
+    Case("hb065-foul-unknown-category", "HB065",
+         replace_once("fouls.toml", 'id = "phone-ringing"\ncategory = "devices"', 'id = "phone-ringing"\ncategory = "gadgets"'),
+         "fouls.toml", "phone-ringing", "gadgets"),
+    Case("hb065-category-listed-twice", "HB065",
+         replace_once("fouls.toml", '[[category]]\nid = "riichi"', '[[category]]\nid = "calls"'),
+         "fouls.toml", "category calls", "twice"),
+    Case("hb065-category-without-fouls", "HB065",
+         append("fouls.toml", '[[category]]\nid = "empty-one"\nname = "Nothing here"\n'),
+         "fouls.toml", "category empty-one", "no foul"),
+    # a foul without a category: the closed schema's missing key, naming the file and the entry
+    Case("hb003-foul-without-category", "HB003",
+         replace_once("fouls.toml", 'id = "late"\ncategory = "attendance"\n', 'id = "late"\n'),
+         "fouls.toml", "late", "category"),
     # HB075 a translation file cannot be read or has an entry without its two texts
     Case("hb075-translation-without-english", "HB075",
          replace_once("ja/handbook.toml", 'en = "text before 2016"', 'fr = "text before 2016"'),
@@ -335,6 +349,20 @@ CASES = [
          replace_once("scoring.toml", 'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "empty-call-win"',
                       'follows_ref = "AZRM follows the WRC rulebook, AZRM §1.3"\nempty_call_foul = "no-such-foul"'),
          "scoring.toml", "profile azrm", "no-such-foul"),
+    # HB065 a foul's category names no [[category]], a category is listed twice or has no foul
+    Case("hb065-foul-unknown-category", "HB065",
+         replace_once("fouls.toml", 'id = "phone-ringing"\ncategory = "devices"', 'id = "phone-ringing"\ncategory = "gadgets"'),
+         "fouls.toml", "phone-ringing", "gadgets"),
+    Case("hb065-category-listed-twice", "HB065",
+         replace_once("fouls.toml", '[[category]]\nid = "riichi"', '[[category]]\nid = "calls"'),
+         "fouls.toml", "category calls", "twice"),
+    Case("hb065-category-without-fouls", "HB065",
+         append("fouls.toml", '[[category]]\nid = "empty-one"\nname = "Nothing here"\n'),
+         "fouls.toml", "category empty-one", "no foul"),
+    # a foul without a category: the closed schema's missing key, naming the file and the entry
+    Case("hb003-foul-without-category", "HB003",
+         replace_once("fouls.toml", 'id = "late"\ncategory = "attendance"\n', 'id = "late"\n'),
+         "fouls.toml", "late", "category"),
     # HB075 a translation file cannot be read or has an entry without its two texts
     Case("hb075-translation-without-its-text", "HB075", append("ja/handbook.toml", '[[text]]\nen = "A text"\n'),
          "ja/handbook.toml", "", "needs exactly"),

@@ -201,7 +201,23 @@ def test_the_ranked_list_keeps_the_search_s_order(library):
     for q, rs in (("head bump", "ema-rcr"), ("誤ロン", "azrm"), ("empty call", "ema-rcr"), ("chombo", None)):
         hits = library.search(q, ruleset=rs, limit=search.RESULT_LIMIT)
         results = search.ranked_results(library, q, rs)
-        assert [r.route for r in results][:3] == list(dict.fromkeys(h.route for h in hits))[:3], q
+        # the rulings in the search's order; a glossary term ranked among the first rulings comes
+        # just after the second (rulings first on a phone's first screen, the term below them)
+        rulings = [r.route for r in results if r.kind != "term"]
+        assert rulings[:3] == list(dict.fromkeys(h.route for h in hits if h.kind != "term"))[:3], q
+        first_term = next((i for i, r in enumerate(results) if r.kind == "term"), None)
+        if first_term is not None and len(rulings) >= search.TERMS_AFTER:
+            assert sum(r.kind != "term" for r in results[:first_term]) >= search.TERMS_AFTER, q
+
+
+def test_terms_come_after_the_first_rulings(library):
+    # 誤ポン: the search ranks the term "Pon" first; the page lists two rulings before it
+    results = search.ranked_results(library, "誤ポン", "azrm")
+    assert [r.kind for r in results[:3]][:2] != ["term"] and results[0].kind != "term"
+    assert any(r.kind == "term" and r.route == "/glossary/pon" for r in results[:4])
+    r = search.Result
+    made = [r("term", "T", "/t"), r("penalty", "A", "/a"), r("rule", "B", "/b"), r("penalty", "C", "/c")]
+    assert [x.title for x in search.rulings_first(made)] == ["A", "B", "T", "C"]
 
 
 def test_a_ruling_shows_every_row_of_the_foul_with_its_condition(library):

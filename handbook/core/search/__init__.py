@@ -48,12 +48,15 @@ stopwords, synonyms), :mod:`~handbook.core.search.romaji` (Japanese verbs typed 
 :mod:`~handbook.core.search.matching` (a query's words against the index),
 :mod:`~handbook.core.search.ranking` (the stages of :data:`~handbook.core.search.ranking.STAGES`
 and every weight in :class:`~handbook.core.search.ranking.Weights`) and
-:mod:`~handbook.core.search.cache` (memo, kept state).
+:mod:`~handbook.core.search.cache` (memo, kept state); :mod:`~handbook.core.search.choice` (when
+the best rulings are close: the candidates a judge chooses between and the question that separates
+them).
 """
 
 from __future__ import annotations
 
 from handbook.core.search.cache import UNIT_MEMO, keep_loaded, paused_gc
+from handbook.core.search.choice import CLOSE_RATIO, Candidate, Choice, candidates
 from handbook.core.search.folding import (
     STOPWORDS, SYNONYMS, fold, lemma, ref_keys, romaji_bases, romaji_key, stems, warm_lemmatizer, words)
 from handbook.core.search.index import SearchIndex
@@ -61,6 +64,7 @@ from handbook.core.search.japanese import kana_fold, romaji_of
 from handbook.core.search.ranking import STAGES, WEIGHTS, Ranking, Weights
 
 __all__ = [
+    "CLOSE_RATIO", "Candidate", "Choice", "candidates",
     "STAGES", "STOPWORDS", "SYNONYMS", "UNIT_MEMO", "WEIGHTS", "Ranking", "SearchIndex", "Weights", "fold",
     "kana_fold", "keep_loaded", "lemma", "paused_gc", "ref_keys", "romaji_bases", "romaji_key", "romaji_of", "stems",
     "warm_lemmatizer", "words",

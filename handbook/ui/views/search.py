@@ -14,6 +14,8 @@ import flet as ft
 
 from handbook.core.model import Hit, Library, PenaltyRow
 from handbook.core.search import ref_keys
+from handbook.core.search.choice import Choice, candidates
+from handbook.core.texts import Note
 from handbook.core.search.conditions import condition_label, order_rows
 from handbook.i18n import N_
 from handbook.ui.context import AppContext, title_bar
@@ -194,15 +196,41 @@ def comparison(library: Library, hit: Hit, query: str) -> Result:
                   rows=tuple(lines), compare=True)
 
 
+#: glossary terms ranked among the first rulings are listed after this many rulings: on a phone's
+#: first screen at 200 % text the rulings come first, the term ("Pon" for 誤ポン) just below
+TERMS_AFTER = 2
+
+
+def rulings_first(results: Sequence[Result], after: int = TERMS_AFTER) -> list[Result]:
+    """``results`` with the terms that come before the ``after``-th ruling (rule or penalty)
+    moved to just after it; the order is kept otherwise."""
+    out: list[Result] = []
+    held: list[Result] = []
+    seen = 0
+    for r in results:
+        if r.kind == "term" and seen < after:
+            held.append(r)
+            continue
+        out.append(r)
+        if r.kind != "term":
+            seen += 1
+            if seen == after:
+                out += held
+                held = []
+    return out + held
+
+
 def ranked_results(library: Library, query: str, ruleset: str | None = None,
-                   limit: int = RESULT_LIMIT) -> list[Result]:
+                   limit: int = RESULT_LIMIT, *, hits: Sequence[Hit] | None = None) -> list[Result]:
     """The results for ``query`` in the search's order: with ``ruleset``, each penalty hit as the
     foul's :func:`ruling`; without, the first penalty hit as a :func:`comparison` of its foul
-    across rulesets (that foul's rows in other rulesets are not listed again). Empty for an
-    empty query."""
+    across rulesets (that foul's rows in other rulesets are not listed again); glossary terms
+    after the first :data:`TERMS_AFTER` rulings (:func:`rulings_first`). ``hits``: the search's
+    hits when already at hand. Empty for an empty query."""
     if not query.strip():
         return []
-    hits = library.search(query, ruleset=ruleset, limit=limit)
+    if hits is None:
+        hits = library.search(query, ruleset=ruleset, limit=limit)
     out: list[Result] = []
     compared: str | None = None
     for h in hits:
@@ -215,7 +243,53 @@ def ranked_results(library: Library, query: str, ruleset: str | None = None,
             continue
         else:
             out.append(to_result(library, h))
-    return out
+    return rulings_first(out)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One candidate of a :class:`ChoiceView`: its ``answer`` to the question (English, a
+    :class:`~handbook.core.texts.Note` or ""), the row's ``title`` and ``penalty`` as the source
+    words them, its § ``ref`` and where a tap goes (``route``)."""
+
+    answer: str
+    title: str
+    penalty: str
+    ref: str
+    route: str
+    subtitle: str = ""
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    """The choice the first screen shows: the ``question`` (English template) and the options;
+    ``hits`` the search hits it stands for (left out of the list below it)."""
+
+    question: str
+    options: tuple[Option, ...]
+    hits: frozenset[tuple[str, str | None, str]]
+
+
+def choice_for(library: Library, query: str, ruleset: str | None, hits: Sequence[Hit]) -> ChoiceView | None:
+    """The choice for a search narrowed to ``ruleset`` whose best rulings are close
+    (:func:`handbook.core.search.choice.candidates`); ``None`` without a ruleset or a choice."""
+    if ruleset is None or not query.strip():
+        return None
+    choice: Choice | None = candidates(hits, library, query=query)
+    if choice is None:
+        return None
+    options = []
+    for c in choice.candidates:
+        foul = library.fouls.get(c.hit.ref) if c.hit.kind == "penalty" else None
+        sub = foul_japanese(foul) if foul else (c.hit.subtitle or "")
+        if c.row is not None:
+            options.append(Option(c.answer, c.row.foul, c.row.penalty or "", ref_label(c.row.ref), c.hit.route, sub))
+        else:
+            cited = library.rulesets[c.hit.ruleset or ""].rows_citing(c.hit.ref)
+            options.append(Option(c.answer, c.hit.title, " · ".join(_distinct([r.penalty for r in cited])),
+                                  ref_label(c.hit.ref), c.hit.route, sub))
+    return ChoiceView(choice.question, tuple(options),
+                      frozenset((c.hit.kind, c.hit.ruleset, c.hit.ref) for c in choice.candidates))
 
 
 def group_results(library: Library, hits: Sequence[Hit]) -> list[tuple[str, list[Result]]]:
@@ -265,10 +339,10 @@ def _row_line(r: RowLine) -> ft.Control:
     return ft.Text(spans=spans, size=SMALL_SIZE + 1)
 
 
-def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
+def result_tile(ctx: AppContext, r: Result, on_open, *, lead: bool = True) -> ft.Control:
     """One result: its kind, ruleset badge and § ref, title, Japanese subtitle, penalty text (in
-    large type for a penalty row), the foul's other rows with their conditions, and the section
-    that governs it."""
+    large type for a penalty row that leads the list: ``lead``), the foul's other rows with their
+    conditions, and the section that governs it."""
     _ = ctx._
     head: list[ft.Control] = [_kind_label(ctx, r)]
     if r.ruleset:
@@ -278,20 +352,28 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     # (nothing when the section has the row's own title)
     cited = r.ref.split(" (")[0] + " " if r.ref else ""
     governs_in_head = bool(cited and r.governs.startswith(cited))
+    # the governing section with the leading ruling only: the later ones' pages name it, and at
+    # 200 % text on a phone it takes a line of its own that the second ruling needs on the first screen
+    governs = r.governs if lead or r.compare else ""
     if r.ref:
         head.append(ft.Text(r.ref, size=SMALL_SIZE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
-    if governs_in_head and r.governs[len(cited):].casefold() != r.title.casefold():
+    if governs and governs_in_head and r.governs[len(cited):].casefold() != r.title.casefold():
         head.append(ft.Text(r.governs[len(cited):], size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT,
                             max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
     head.extend(note_badge(ctx, m) for m in r.marks)
     lines: list[ft.Control] = [ft.Row(head, spacing=8, wrap=True)]
     # in Japanese the Japanese subtitle leads, the source's English beneath it
     first, second = (r.subtitle, r.title) if r.subtitle and japanese_first(ctx) else (r.title, r.subtitle)
-    lines.append(ft.Text(first, size=BODY_SIZE, weight=ft.FontWeight.W_500))
+    # the other language runs on after the title, not on a line of its own (at 200 % text on a
+    # phone a line less per result: the second ruling still ends on the first screen)
+    spans = [ft.TextSpan(first, style=ft.TextStyle(weight=ft.FontWeight.W_500))]
     if second:
-        lines.append(ft.Text(second, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        spans += [ft.TextSpan("  ·  "), ft.TextSpan(second, style=ft.TextStyle(size=SMALL_SIZE,
+                                                                              color=ft.Colors.ON_SURFACE_VARIANT))]
+    lines.append(ft.Text(spans=spans, size=BODY_SIZE))
     if r.penalty:
-        lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" else BODY_SIZE,
+        # the penalty in large type for the first ruling; the later ones in bold body type
+        lines.append(ft.Text(r.penalty, size=RULING_SIZE if r.kind == "penalty" and lead else BODY_SIZE + 1,
                              weight=ft.FontWeight.BOLD))
     if r.penalties:
         lines.append(ft.Text(_("Penalties: {list}").format(list=" · ".join(r.penalties)), size=SMALL_SIZE,
@@ -303,7 +385,7 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
     if r.compare:
         lines.extend(_row_line(x) for x in r.rows)
     more: list[ft.Control] = [] if r.compare else [_row_line(x) for x in r.rows]
-    if r.governs and not governs_in_head:
+    if governs and not governs_in_head:
         more.append(ft.Text(r.governs, size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                             overflow=ft.TextOverflow.ELLIPSIS))
 
@@ -328,16 +410,73 @@ def result_tile(ctx: AppContext, r: Result, on_open) -> ft.Control:
                      tight=True)
 
 
+def choice_controls(ctx: AppContext, choice: ChoiceView, on_open) -> list[ft.Control]:
+    """The choice: its question as a heading, then each option as one target (answer, the row's
+    title, its penalty and §), side by side where the window is wide, one under the other on a
+    phone; every option's accessible name holds its title and penalty."""
+    _ = ctx._
+    ja = japanese_first(ctx)
+
+    def words(text: str) -> str:
+        # a Note (a template with fields) or a plain template of the catalog
+        return (ctx.hb(text) or text) if isinstance(text, Note) else _(text)
+
+    def option(o: Option) -> ft.Control:
+        spans = []
+        if o.answer:
+            spans.append(ft.TextSpan(f"{words(o.answer)}\n", style=ft.TextStyle(weight=ft.FontWeight.BOLD,
+                                                                                color=ft.Colors.PRIMARY)))
+        first, second = (o.subtitle, o.title) if ja and o.subtitle else (o.title, "")
+        spans.append(ft.TextSpan(first))
+        if second:
+            spans.append(ft.TextSpan(f" · {second}", style=ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT,
+                                                                         size=SMALL_SIZE)))
+        spans.append(ft.TextSpan(f"\n{o.penalty or '—'}", style=ft.TextStyle(weight=ft.FontWeight.BOLD)))
+        if o.ref:
+            spans.append(ft.TextSpan(f"  {o.ref}", style=ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT,
+                                                                       size=SMALL_SIZE)))
+
+        async def click(e, route=o.route) -> None:
+            result = on_open(route)
+            if inspect.isawaitable(result):
+                await result
+
+        # a ListTile: one target, announced as a button whose name is the whole option
+        tile = ft.ListTile(title=ft.Text(spans=spans, size=BODY_SIZE), on_click=click, min_height=48,
+                           content_padding=ft.Padding.symmetric(horizontal=8, vertical=2), data=o.route)
+        return ft.Container(tile, border_radius=8, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+                            col={"xs": 12, "md": 12 // len(choice.options)})
+
+    return [
+        ft.Container(ft.Semantics(header=True, content=ft.Text(words(choice.question), size=BODY_SIZE,
+                                                               weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
+                     padding=ft.Padding.only(left=8, top=4, bottom=2)),
+        ft.ResponsiveRow([option(o) for o in choice.options], spacing=6, run_spacing=6, key="choice"),
+        ft.Divider(height=8),
+    ]
+
+
+def what_happened_tile(ctx: AppContext) -> ft.Control:
+    """The way into the "What happened?" browser (``/what-happened``: a category, then the foul)."""
+    from handbook.ui.routes import build_route
+
+    return ft.ListTile(title=ft.Text(ctx._("What happened?"), size=BODY_SIZE, weight=ft.FontWeight.W_500),
+                       subtitle=ft.Text(ctx._("Browse the fouls by kind"), size=SMALL_SIZE),
+                       leading=ft.Icon(ft.Icons.HELP_OUTLINE), min_height=56, key="what-happened",
+                       on_click=lambda e: ctx.navigate(build_route("what-happened")))
+
+
 def list_controls(ctx: AppContext, results: Sequence[Result], on_open, *, expanded: bool = False,
-                  on_expand=None) -> list[ft.Control]:
-    """The ranked list: its first :data:`LIST_PREVIEW` results until "Show all" is pressed."""
+                  on_expand=None, lead: bool = True) -> list[ft.Control]:
+    """The ranked list: its first :data:`LIST_PREVIEW` results until "Show all" is pressed; the
+    first one's penalty in large type when it leads the screen (``lead``: no choice above it)."""
     _ = ctx._
     shown = results if expanded else results[:LIST_PREVIEW]
     out: list[ft.Control] = []
     for i, r in enumerate(shown):
         if i:
             out.append(ft.Divider(height=1))
-        out.append(result_tile(ctx, r, on_open))
+        out.append(result_tile(ctx, r, on_open, lead=lead and i == 0))
     if len(shown) < len(results):
         out.append(ft.TextButton(_("Show all {count} results").format(count=len(results)),
                                  icon=ft.Icons.EXPAND_MORE, height=48,
@@ -358,6 +497,7 @@ def start_controls(ctx: AppContext) -> list[ft.Control]:
         ft.Text(_("Type a foul, a term or a section number, in English, romaji or Japanese."),
                 size=BODY_SIZE),
         ft.Row([example(q) for q in examples], wrap=True, spacing=8, run_spacing=8),
+        what_happened_tile(ctx),
         *recent_controls(ctx),
         section_heading(_("Browse")),
         *[ft.ListTile(title=ft.Text(t, size=BODY_SIZE), leading=ft.Icon(i), min_height=56,
@@ -450,9 +590,17 @@ class _SearchScreen:
         """The results for ``q``: what other rulesets say where the chosen one has nothing, the
         ranked list, the Editions pages that match."""
         ctx, _ = self.ctx, self.ctx._
-        results = ranked_results(ctx.library, q, ctx.ruleset)
-        out = (list_controls(ctx, results, self.open_result, expanded=bool(self.expanded), on_expand=self.expand)
-               if results else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+        hits = ctx.library.search(q, ruleset=ctx.ruleset, limit=RESULT_LIMIT)
+        choice = choice_for(ctx.library, q, ctx.ruleset, hits)
+        # the candidates of a choice are shown in it, not again in the list under it
+        shown = [h for h in hits if (h.kind, h.ruleset, h.ref) not in choice.hits] if choice else hits
+        results = ranked_results(ctx.library, q, ctx.ruleset, hits=shown)
+        out = (list_controls(ctx, results, self.open_result, expanded=bool(self.expanded), on_expand=self.expand,
+                             lead=choice is None)
+               if results or choice else [empty_note(_("No results for “{query}”.").format(query=q.strip()))])
+        if choice:
+            out[0:0] = choice_controls(ctx, choice, self.open_result)
+        out.append(what_happened_tile(ctx))
         editions = ctx.library.search_editions(q, ruleset=ctx.ruleset)[:3]
         if editions:
             out += [section_heading(_("Editions")),
