@@ -57,6 +57,14 @@ each says how to delete it once Flet fixes its cause.
    at once a socket from an address that has :data:`SESSIONLESS_PER_PEER` open without one.
    *Delete when* Flet's receive loop ends the send loop in every case and times out a socket
    that does not register.
+7. **The hall's network** (:class:`HallGuard`, :func:`install_session_owners`). Flet checks
+   no ``Origin`` on its websocket (any site's page could open it from a judge's phone), caps no
+   sessions (200 sessions from one address: 109 -> 499 MB) and sends no security headers. The
+   middleware refuses a cross-origin websocket, caps sessions per peer address and in all
+   (counted from ``add_session`` to ``delete_session``, so a dropped session counts until it
+   expires) with a plain page past the cap, and adds nosniff, ``Referrer-Policy`` and a CSP
+   with ``frame-ancestors 'none'`` to every answer. See docs/security.md. *Delete when* Flet's
+   web server offers an origin check, session limits and response headers.
 """
 
 from __future__ import annotations
