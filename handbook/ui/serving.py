@@ -463,11 +463,29 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'was
        "base-uri 'self'; form-action 'none'; object-src 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode()))
-FULL_PAGE = ("<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" "
-             "content=\"width=device-width\"><title>Server full</title><body style=\"font:18px "
-             "sans-serif;margin:2em\"><h1>The handbook is full just now</h1><p>{why}</p><p>Close the "
-             "handbook in another tab or on another phone, or wait ten minutes, then reload this "
-             "page.</p></body></html>")
+FULL_PAGE = ("<!doctype html><html lang=\"{lang}\"><meta charset=\"utf-8\"><meta name=\"viewport\" "
+             "content=\"width=device-width\"><title>{title}</title><body style=\"font:18px "
+             "sans-serif;margin:2em\"><h1>{title}</h1><p>{why}</p><p>{then}</p></body></html>")
+
+
+def full_page(why_key: str, cap: int, accept_language: str = "") -> str:
+    """The plain page past a session cap (``why_key`` "address" or "server"), in the language
+    ``accept_language`` (an ``Accept-Language`` header) prefers among the UI's."""
+    import html
+    import re
+
+    from handbook import i18n
+
+    tags = [t.split(";")[0].strip().replace("-", "_") for t in accept_language.split(",")[:8]]
+    t = i18n.translator(i18n.preferred_language(t for t in tags if re.fullmatch(r"[A-Za-z_]{2,12}", t)))
+    _ = t.gettext
+    why = (_("This address already has {n} handbook sessions open, the most one address may have.")
+           if why_key == "address" else _("The server already has {n} sessions open, the most it takes."))
+    return FULL_PAGE.format(lang=t.language, title=html.escape(_("The handbook is full just now")),
+                            why=html.escape(why.format(n=cap)),
+                            then=html.escape(_("Close the handbook in another tab or on another phone, "
+                                               "or wait ten minutes, then reload this page.")))
+
 
 _owners: dict[str, str] = {}  # Flet session id -> the peer address that made it
 
@@ -553,10 +571,9 @@ class HallGuard:
         address = address_key(client[0]) if client else ""
         total, per = session_counts()
         if per.get(address, 0) >= self.per_address:
-            return (f"This address already has {self.per_address} handbook sessions open, the most "
-                    "one address may have.")
+            return "address"
         if total >= self.total:
-            return f"The server already has {self.total} sessions open, the most it takes."
+            return "server"
         return None
 
     def origin_allowed(self, scope: Any) -> bool:
@@ -587,7 +604,10 @@ class HallGuard:
         if _is_page(scope.get("path") or "/"):
             why = self.full_because(scope)
             if why is not None:
-                await _plain_page(send, 503, FULL_PAGE.format(why=why))
+                headers = {k.lower(): v for k, v in scope.get("headers") or []}
+                cap = self.per_address if why == "address" else self.total
+                await _plain_page(send, 503, full_page(why, cap, headers.get(b"accept-language", b"")
+                                                       .decode("latin-1")[:200]))
                 return
 
         async def with_headers(message: Any) -> None:

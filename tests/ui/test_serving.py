@@ -391,6 +391,9 @@ def test_past_the_cap_the_page_says_why_and_a_websocket_is_refused(monkeypatch):
     with _client(_served(per_address=2, total=3)) as client:
         r = client.get("/")
         assert r.status_code == 503 and "server already has 3 sessions" in r.text
+        r = client.get("/", headers={"accept-language": "ja-JP,ja;q=0.9"})
+        assert r.status_code == 503 and 'lang="ja"' in r.text and "3" in r.text
+        assert "The server already has" not in r.text
     monkeypatch.setattr(serving, "_owners", {"s1": "testclient"})
     with _client(_served(per_address=2, total=3)) as client:
         assert client.get("/").status_code == 200
