@@ -40,6 +40,15 @@ def main(argv: list[str] | None = None) -> int:
                        help="a reverse proxy (IP address or network) whose X-Forwarded-For "
                             "names the client; repeat for several (default: none -- wrong "
                             "passphrases are counted per address as the server saw it)")
+    serve.add_argument("--allowed-origin", action="append", default=None, metavar="ORIGIN",
+                       help="another origin (scheme://host[:port]) whose pages may open the app's "
+                            "websocket, e.g. a reverse proxy's https://judge.example; repeat for "
+                            "several (default: only the app's own host)")
+    serve.add_argument("--max-sessions", type=int, default=None,
+                       help="sessions the server holds in all (default: $HANDBOOK_MAX_SESSIONS or 300)")
+    serve.add_argument("--max-sessions-per-address", type=int, default=None,
+                       help="sessions one address may hold (default: "
+                            "$HANDBOOK_MAX_SESSIONS_PER_ADDRESS or 40)")
     args = parser.parse_args(argv)
 
     if args.command == "check":
@@ -101,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         run_server(host=args.host, port=args.port, passphrase=args.passphrase,
-                   trusted_proxy=args.trusted_proxy)
+                   trusted_proxy=args.trusted_proxy, allowed_origins=args.allowed_origin,
+                   max_sessions=args.max_sessions, max_sessions_per_address=args.max_sessions_per_address)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

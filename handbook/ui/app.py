@@ -488,7 +488,8 @@ def install_spa_fallback() -> bool:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = None,
-          trusted_proxy: str | list[str] | None = None) -> None:
+          trusted_proxy: str | list[str] | None = None, allowed_origins: list[str] | None = None,
+          max_sessions: int | None = None, max_sessions_per_address: int | None = None) -> None:
     """Serve the app as a local web server at http://host:port (no browser is opened; works
     offline: CanvasKit and fonts come from the local flet-web package, not a CDN).
 
@@ -500,9 +501,21 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
     reverse proxies whose ``X-Forwarded-For`` is believed instead. ``ValueError`` for a
     passphrase shorter than 8 characters or a proxy that is not an address or network.
 
+    The app's websocket takes pages of its own host only, and of ``allowed_origins`` (a reverse
+    proxy's ``https://judge.example``); sessions are capped per address and in all
+    (``max_sessions_per_address``, ``max_sessions``; defaults in
+    :class:`handbook.ui.serving.HallGuard`); every page carries the security headers. See
+    docs/security.md. ``ValueError`` for an origin that is not ``scheme://host[:port]`` or a cap
+    below 1.
+
     A disconnected session is kept :data:`SESSION_TIMEOUT_S` seconds (10 minutes) unless
     ``FLET_SESSION_TIMEOUT`` in the environment says otherwise (read by Flet)."""
     proxies = access.trusted_proxies(trusted_proxy)
+    from handbook.ui.serving import HallGuard
+
+    guard = dict(origins=tuple(allowed_origins or ()), per_address=max_sessions_per_address,
+                 total=max_sessions)
+    HallGuard(None, **guard)  # a bad origin or cap is refused before anything starts
     setup = access.gate_for(host, passphrase)
     access.configure(setup.gate)
     if setup.generated:
@@ -524,19 +537,23 @@ def serve(host: str = "127.0.0.1", port: int = 8550, passphrase: str | None = No
         ENGINE_FONTS.add(FONT_FAMILY)
     threading.Thread(target=_prepare_when_answering, args=(host, port), daemon=True,
                      name="prepare-first-session").start()
-    run_asgi(asgi_app(), host, port, proxies)
+    run_asgi(asgi_app(guard=guard), host, port, proxies)
 
 
-def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None) -> Any:
+def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None, *,
+             guard: dict[str, Any] | None = None) -> Any:
     """The served app (``app_main``, default :data:`main`) as an ASGI application: Flet's own
     (static files, the websocket, uploads; :func:`handbook.ui.serving.web_app`, without
     FastAPI's docs routes, a disconnected session kept :data:`SESSION_TIMEOUT_S` seconds) inside
     :class:`handbook.access.PeerAddress`, so each session knows the address its websocket
-    came from."""
-    from handbook.ui.serving import web_app
+    came from, inside :class:`handbook.ui.serving.HallGuard` (``guard``: its keyword arguments;
+    the origin check, the session caps, the security headers)."""
+    from handbook.ui.serving import HallGuard, install_session_owners, web_app
 
-    return access.PeerAddress(web_app(app_main or main, assets_dir=str(ASSETS_DIR),
-                                      session_timeout_seconds=SESSION_TIMEOUT_S))
+    install_session_owners()
+    return HallGuard(access.PeerAddress(web_app(app_main or main, assets_dir=str(ASSETS_DIR),
+                                                session_timeout_seconds=SESSION_TIMEOUT_S)),
+                     **(guard or {}))
 
 
 def server_config(app: Any, host: str, port: int, trusted: tuple[str, ...] = ()) -> Any:

@@ -57,6 +57,14 @@ each says how to delete it once Flet fixes its cause.
    at once a socket from an address that has :data:`SESSIONLESS_PER_PEER` open without one.
    *Delete when* Flet's receive loop ends the send loop in every case and times out a socket
    that does not register.
+7. **The hall's network** (:class:`HallGuard`, :func:`install_session_owners`). Flet checks
+   no ``Origin`` on its websocket (any site's page could open it from a judge's phone), caps no
+   sessions (200 sessions from one address: 109 -> 499 MB) and sends no security headers. The
+   middleware refuses a cross-origin websocket, caps sessions per peer address and in all
+   (counted from ``add_session`` to ``delete_session``, so a dropped session counts until it
+   expires) with a plain page past the cap, and adds nosniff, ``Referrer-Policy`` and a CSP
+   with ``frame-ancestors 'none'`` to every answer. See docs/security.md. *Delete when* Flet's
+   web server offers an origin check, session limits and response headers.
 """
 
 from __future__ import annotations
@@ -429,11 +437,211 @@ async def _close(websocket: Any) -> None:
 def install() -> bool:
     """Every repair of this module; True when all are in place."""
     return all([install_session_release(), install_crash_screen(), install_memory_return(),
-                install_event_budget(), install_sessionless_end()])
+                install_event_budget(), install_sessionless_end(), install_session_owners()])
 
 
-__all__ = ["CRASH_SENTENCE", "REGISTER_TIMEOUT_S", "SESSIONLESS_PER_PEER", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory",
+__all__ = ["CRASH_SENTENCE", "CSP", "HallGuard", "MAX_SESSIONS", "MAX_SESSIONS_PER_ADDRESS",
+           "SECURITY_HEADERS", "check_origin", "install_session_owners", "session_counts", "REGISTER_TIMEOUT_S", "SESSIONLESS_PER_PEER", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory",
            "install", "install_crash_screen", "install_event_budget", "install_memory_return",
            "install_sessionless_end",
            "install_session_release",
            "register_crash_screen", "web_app", "without_any_docs", "without_docs"]
+
+
+# ---------------------------------------------------------------- 7. the hall's network
+
+#: sessions (connected, or disconnected and not yet expired) one peer address may hold, and the
+#: whole server: a hall of a hundred phones never meets them (``HANDBOOK_MAX_SESSIONS_PER_ADDRESS``,
+#: ``HANDBOOK_MAX_SESSIONS``)
+MAX_SESSIONS_PER_ADDRESS = 40
+MAX_SESSIONS = 300
+#: the headers every HTTP answer of the served app carries (the CSP lets Flutter's web engine run:
+#: its scripts, wasm and workers, inline styles and blob: fonts/images; no other site may frame it)
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:; "
+       "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data: blob:; "
+       "connect-src 'self' ws: wss: blob: data:; worker-src 'self' blob:; manifest-src 'self'; "
+       "base-uri 'self'; form-action 'none'; object-src 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode()))
+FULL_PAGE = ("<!doctype html><html lang=\"{lang}\"><meta charset=\"utf-8\"><meta name=\"viewport\" "
+             "content=\"width=device-width\"><title>{title}</title><body style=\"font:18px "
+             "sans-serif;margin:2em\"><h1>{title}</h1><p>{why}</p><p>{then}</p></body></html>")
+
+
+def full_page(why_key: str, cap: int, accept_language: str = "") -> str:
+    """The plain page past a session cap (``why_key`` "address" or "server"), in the language
+    ``accept_language`` (an ``Accept-Language`` header) prefers among the UI's."""
+    import html
+    import re
+
+    from handbook import i18n
+
+    tags = [t.split(";")[0].strip().replace("-", "_") for t in accept_language.split(",")[:8]]
+    t = i18n.translator(i18n.preferred_language(t for t in tags if re.fullmatch(r"[A-Za-z_]{2,12}", t)))
+    _ = t.gettext
+    why = (_("This address already has {n} handbook sessions open, the most one address may have.")
+           if why_key == "address" else _("The server already has {n} sessions open, the most it takes."))
+    return FULL_PAGE.format(lang=t.language, title=html.escape(_("The handbook is full just now")),
+                            why=html.escape(why.format(n=cap)),
+                            then=html.escape(_("Close the handbook in another tab or on another phone, "
+                                               "or wait ten minutes, then reload this page.")))
+
+
+_owners: dict[str, str] = {}  # Flet session id -> the peer address that made it
+
+
+def session_counts() -> tuple[int, dict[str, int]]:
+    """``(sessions in all, sessions per peer address)`` the server holds now (connected, or kept
+    for a reconnect until they expire)."""
+    per: dict[str, int] = {}
+    for address in _owners.values():
+        per[address] = per.get(address, 0) + 1
+    return len(_owners), per
+
+
+def install_session_owners() -> bool:
+    """Wrap ``app_manager.add_session`` / ``delete_session`` so that each session is counted
+    against the peer address whose websocket made it (:func:`handbook.access.peer`), for
+    :class:`HallGuard`'s caps. True when in place; idempotent."""
+    try:
+        from flet_web.fastapi.flet_app_manager import FletAppManager
+    except ImportError:  # pragma: no cover
+        return False
+    from handbook import access
+
+    def make_add(original: Any) -> Any:
+        async def add_session(self: Any, session_id: str, session: Any) -> None:
+            await original(self, session_id, session)
+            _owners[session_id] = access.peer()
+        return add_session
+
+    def make_delete(original: Any) -> Any:
+        async def delete_session(self: Any, session_id: str) -> None:
+            _owners.pop(session_id, None)
+            await original(self, session_id)
+        return delete_session
+
+    _wrap(FletAppManager, "add_session", make_add)
+    _wrap(FletAppManager, "delete_session", make_delete)
+    return True
+
+
+def _env_int(name: str, default: int) -> int:
+    import os
+
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name}: must be a whole number of at least 1, got {raw!r}")
+    return int(raw)
+
+
+class HallGuard:
+    """ASGI middleware in front of Flet's app (outside :class:`handbook.access.PeerAddress`):
+
+    * every HTTP answer carries :data:`SECURITY_HEADERS` (nosniff, no referrer, the CSP with
+      ``frame-ancestors 'none'``, ``X-Frame-Options: DENY`` for older browsers);
+    * a websocket whose ``Origin`` is not the app's own host (the request's ``Host``) or one of
+      ``origins`` (a reverse proxy's public address, ``https://judge.example``) is refused
+      before it is accepted (HTTP 403): another site's page cannot open the app's websocket
+      from a judge's phone. A websocket without ``Origin`` (not a browser) is let through: the
+      Origin check protects browsers, the caps protect the server;
+    * past ``per_address`` sessions from one peer address or ``total`` in all
+      (:func:`session_counts`), a new websocket is refused and the app's page is answered with
+      a plain page (HTTP 503) that says why.
+
+    ``ValueError`` for a cap below 1 or an origin that is not ``scheme://host[:port]``."""
+
+    def __init__(self, app: Any, *, origins: tuple[str, ...] | list[str] = (), per_address: int | None = None,
+                 total: int | None = None) -> None:
+        self.app = app
+        self.origins = {check_origin(o) for o in origins}
+        self.per_address = per_address if per_address is not None else _env_int(
+            "HANDBOOK_MAX_SESSIONS_PER_ADDRESS", MAX_SESSIONS_PER_ADDRESS)
+        self.total = total if total is not None else _env_int("HANDBOOK_MAX_SESSIONS", MAX_SESSIONS)
+        for name, value in (("per_address", self.per_address), ("total", self.total)):
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: must be a whole number of at least 1, got {value!r}")
+
+    def full_because(self, scope: Any) -> str | None:
+        from handbook.access import address_key
+
+        client = scope.get("client")
+        address = address_key(client[0]) if client else ""
+        total, per = session_counts()
+        if per.get(address, 0) >= self.per_address:
+            return "address"
+        if total >= self.total:
+            return "server"
+        return None
+
+    def origin_allowed(self, scope: Any) -> bool:
+        headers = {k.lower(): v for k, v in scope.get("headers") or []}
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        text = origin.decode("latin-1").strip().lower()
+        if text in self.origins:
+            return True
+        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+        return bool(host) and text in (f"http://{host}", f"https://{host}")
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope.get("type")
+        if kind == "websocket":
+            why = None if self.origin_allowed(scope) else "origin"
+            why = why or ("full" if self.full_because(scope) else None)
+            if why is not None:
+                log.info("websocket from %s refused (%s)", (scope.get("client") or ("?",))[0], why)
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            await self.app(scope, receive, send)
+            return
+        if kind != "http":
+            await self.app(scope, receive, send)
+            return
+        if _is_page(scope.get("path") or "/"):
+            why = self.full_because(scope)
+            if why is not None:
+                headers = {k.lower(): v for k, v in scope.get("headers") or []}
+                cap = self.per_address if why == "address" else self.total
+                await _plain_page(send, 503, full_page(why, cap, headers.get(b"accept-language", b"")
+                                                       .decode("latin-1")[:200]))
+                return
+
+        async def with_headers(message: Any) -> None:
+            if message.get("type") == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *((k, v) for k, v in SECURITY_HEADERS if k not in have)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def check_origin(origin: str) -> str:
+    """``origin`` as the ``Origin`` header names it (``scheme://host[:port]``, lower case);
+    ``ValueError`` naming the origin otherwise."""
+    from urllib.parse import urlsplit
+
+    text = str(origin).strip().lower().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+        raise ValueError(f"origin: {origin!r} must be scheme://host[:port], e.g. https://judge.example")
+    return text
+
+
+def _is_page(path: str) -> bool:
+    """Whether ``path`` is answered with the app's page (index.html) rather than a file."""
+    from handbook.ui.app import spa_fallback_wanted
+
+    return path in ("/", "/index.html") or spa_fallback_wanted(path)
+
+
+async def _plain_page(send: Any, status: int, html: str) -> None:
+    body = html.encode("utf-8")
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", b"600"), (b"cache-control", b"no-store"), *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": body})

@@ -485,3 +485,69 @@ def test_a_forged_client_ip_does_not_dodge_the_lockout(benchmark, tmp_path):
     print(result)
     benchmark.extra_info.update({k: str(v) for k, v in result.items()})
     assert result["opened with the right passphrase after 100 forged guesses"] is False
+
+
+# ---------------------------------------------------------------- the session caps
+
+FLOOD_ATTEMPTS = 1000
+FLOOD_BATCH = 50
+FLOOD_RSS_LIMIT_MB = 300
+
+
+async def flood(server) -> dict:
+    """1,000 session attempts from 127.0.0.1, every session that is made kept open; then a
+    judge on another address (127.0.0.2) opens the search screen."""
+    from handbook.ui.serving import MAX_SESSIONS_PER_ADDRESS
+
+    figures = Figures()
+    kept: list[FletClient] = []
+    refused = 0
+
+    async def one(n: int) -> None:
+        nonlocal refused
+        c = FletClient(server.port, figures, f"flood{n}")
+        try:
+            await c.connect("/")
+            kept.append(c)
+        except Exception:  # noqa: BLE001 - refused: counted
+            refused += 1
+            with contextlib.suppress(Exception):
+                await c.close()
+
+    idle = _rss(server.pid)
+    for start in range(0, FLOOD_ATTEMPTS, FLOOD_BATCH):
+        await asyncio.gather(*(one(n) for n in range(start, start + FLOOD_BATCH)))
+    await asyncio.sleep(2.0)
+    flooded = _rss(server.pid)
+    judge = FletClient(server.port, figures, "judge")
+    judge.local_addr = ("127.0.0.2", 0)
+    started = time.perf_counter()
+    await judge.connect("/")
+    judge_s = time.perf_counter() - started
+    await judge.close()
+    for c in kept:
+        with contextlib.suppress(Exception):
+            await c.close()
+    return {"attempts": FLOOD_ATTEMPTS, "sessions made": len(kept), "refused": refused,
+            "cap per address": MAX_SESSIONS_PER_ADDRESS, "idle MB": round(idle, 1),
+            "flooded MB": round(flooded, 1), "judge on another address s": round(judge_s, 3)}
+
+
+def test_a_flood_from_one_address_is_capped(benchmark, tmp_path):
+    """1,000 connection attempts from one address leave the server under 300 MB, and a judge on
+    another address is served in <= 1 s (handbook.ui.serving.HallGuard)."""
+    from handbook.ui.serving import MAX_SESSIONS_PER_ADDRESS, SESSIONLESS_PER_PEER
+    from tests.support.browser_harness import stop_server
+
+    server = _server(tmp_path, "flood")
+    try:
+        found: dict = {}
+        benchmark.pedantic(lambda: found.update(asyncio.run(flood(server))), rounds=1, iterations=1)
+    finally:
+        stop_server(server)
+    print("\nflood: " + ", ".join(f"{k} {v}" for k, v in found.items()))
+    benchmark.extra_info.update(found)
+    assert found["sessions made"] <= MAX_SESSIONS_PER_ADDRESS + SESSIONLESS_PER_PEER
+    assert found["refused"] >= FLOOD_ATTEMPTS - MAX_SESSIONS_PER_ADDRESS - SESSIONLESS_PER_PEER
+    assert found["flooded MB"] < FLOOD_RSS_LIMIT_MB
+    assert found["judge on another address s"] <= 1.0

@@ -193,6 +193,59 @@ def test_fault_suite(benchmark, tmp_path, library, monkeypatch):
     assert u["showed a screen"] == u["odd URLs"]
 
 
+# --- SIGKILL with two adders and an importer at once (real processes) ------------------------------
+
+SIGKILL_ROUNDS = 30
+ROUNDS_PER_FILE = 5  # a fresh file every five rounds: the imports would make it ever larger
+
+
+def test_sigkill_fault_suite(benchmark, tmp_path):
+    """>= 30 rounds of two adders (adding, removing every fifth) and one importer (3,000-record
+    imports) on one file, all SIGKILLed at a random moment (half the rounds inside an import),
+    the file opened again each time: 0 acknowledged records lost (tests/support/faultload.py)."""
+    import random
+
+    from tests.support import faultload
+
+    rng = random.Random(4646)
+    totals = {"rounds": 0, "processes killed": 0, "killed mid-import": 0, "acknowledged": 0,
+              "lost": 0, "removals undone": 0, "partial imports": 0, "acknowledged imports lost": 0,
+              "imports started": 0, "imports whole": 0, "temp files at restart": 0,
+              "temp files after restart": 0, "invalid files": 0, "damage reports": 0}
+
+    def run() -> None:
+        for group in range(SIGKILL_ROUNDS // ROUNDS_PER_FILE):
+            path = tmp_path / f"file{group}" / "ledger.json"
+            path.parent.mkdir(parents=True)
+            acks = faultload.Acks()
+            for _ in range(ROUNDS_PER_FILE):
+                r = faultload.round_of_kills(path, acks, rng)
+                v = faultload.verdict(path, acks)
+                totals["rounds"] += 1
+                totals["processes killed"] += r["killed"]
+                totals["killed mid-import"] += r["mid_import"]
+                totals["temp files at restart"] += v["temp_before_restart"]
+                totals["temp files after restart"] += len(v["temp_left"])
+                totals["invalid files"] += not v["valid"]
+                totals["damage reports"] += len(v["damages"])
+                totals["removals undone"] = max(totals["removals undone"], len(v["removed_back"]))
+            totals["acknowledged"] += v["acknowledged"]
+            totals["lost"] += len(v["lost"])
+            totals["partial imports"] += len(v["partial_imports"])
+            totals["acknowledged imports lost"] += len(v["imports_lost"])
+            totals["imports started"] += v["imports_started"]
+            totals["imports whole"] += v["imports_whole"]
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    print("\nSIGKILL fault suite: " + ", ".join(f"{k} {v}" for k, v in totals.items()))
+    benchmark.extra_info.update(totals)
+    assert totals["rounds"] >= 30 and totals["killed mid-import"] >= 5
+    assert totals["lost"] == 0 and totals["removals undone"] == 0
+    assert totals["partial imports"] == 0 and totals["acknowledged imports lost"] == 0
+    assert totals["invalid files"] == 0 and totals["temp files after restart"] == 0
+    assert totals["damage reports"] == 0
+
+
 # --- a bounded load: 20 sessions × 60 s on 127.0.0.1 --------------------------------------------------
 
 LOAD_SESSIONS, LOAD_SECONDS = 20, 60.0

@@ -230,7 +230,7 @@ def test_serve_prints_a_generated_passphrase_beyond_loopback(monkeypatch, capsys
     ran = {}
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     monkeypatch.delenv(access.ENV_PASSPHRASE, raising=False)
-    monkeypatch.setattr(app_mod, "asgi_app", lambda: "the app")
+    monkeypatch.setattr(app_mod, "asgi_app", lambda **kw: "the app")
     monkeypatch.setattr(app_mod, "run_asgi", lambda app, host, port, trusted: ran.update(
         app=app, host=host, trusted=trusted))
     try:
@@ -250,7 +250,7 @@ def test_cli_refuses_a_short_passphrase(monkeypatch, capsys):
     from handbook.__main__ import main
     from handbook.ui import app as app_mod
 
-    monkeypatch.setattr(app_mod, "asgi_app", lambda: None)
+    monkeypatch.setattr(app_mod, "asgi_app", lambda **kw: None)
     monkeypatch.setattr(app_mod, "run_asgi", lambda *a, **kw: None)
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     monkeypatch.delenv(access.ENV_PASSPHRASE, raising=False)

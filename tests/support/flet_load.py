@@ -91,11 +91,14 @@ class FletClient:
         self._reader: asyncio.Task | None = None
         self.crashed: str | None = None
         self.route = ""
+        #: the local address the socket is bound to (``("127.0.0.2", 0)``: another peer address)
+        self.local_addr: tuple[str, int] | None = None
 
     async def connect(self, route: str, session_id: str | None = None) -> str:
         """Register (a new session, or the old one again with ``session_id``); returns the
         session id the server answered with, once the first screen's patch has arrived."""
-        self.ws = await websockets.connect(self.url, max_size=None, open_timeout=RESPONSE_TIMEOUT_S)
+        extra = {"local_addr": self.local_addr} if self.local_addr else {}
+        self.ws = await websockets.connect(self.url, max_size=None, open_timeout=RESPONSE_TIMEOUT_S, **extra)
         self._patched.clear()
         started = time.perf_counter()
         await self.ws.send(pack(REGISTER, {"session_id": session_id, "page_name": "",

@@ -157,3 +157,16 @@ def test_a_dealer_tsumo_says_all_in_the_readers_language(ctx, ja_ctx):
     route = "/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&tsumo=1&riichi=1&seat=E"
     assert _value(screens.build_view(ctx, route)).startswith("Value: 2,600 all")
     assert "2,600オール" in _value(screens.build_view(ja_ctx, route))
+
+
+def test_a_hostile_hand_link_is_cut_to_what_a_hand_holds():
+    from handbook.ui.views.hand import MAX_HAND_TILES, MAX_INDICATORS, MAX_MELDS, HandState
+
+    s = HandState.from_query({"hand": "1m" * 950, "dora": "5p" * 400, "ura": "5p" * 400,
+                              "melds": ",".join(["pon 555p"] * 200)}, "azrm")
+    assert len(s.tiles) == MAX_HAND_TILES == 14
+    assert len(s.dora) == len(s.ura) == MAX_INDICATORS == 5
+    assert len(s.melds) == MAX_MELDS == 4
+    real = HandState.from_query({"hand": "1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 1z 2z 2z", "win": "2z",
+                                 "melds": "", "dora": "1m 2m 3m 4m 5m"}, "azrm")
+    assert len(real.tiles) == 14 and len(real.dora) == 5  # spaced notation still fits

@@ -315,3 +315,85 @@ def test_a_connection_that_makes_no_session_ends(monkeypatch):
     assert event_first  # the handler ended: the server closed the socket
     assert at_once == [False, False, False, True, True]  # the 4th and 5th from one address at once
     assert later  # the three others once REGISTER_TIMEOUT_S passed without a session
+
+
+# --- the hall's network: headers, Origin, session caps (handbook.ui.serving.HallGuard) -------------
+
+def _client(app):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    return TestClient(app)
+
+
+def _served(**guard):
+    pytest.importorskip("httpx")
+
+    async def main(page):  # pragma: no cover - the page is not driven here
+        pass
+
+    from handbook.ui.app import asgi_app
+
+    return asgi_app(main, guard=guard)
+
+
+@pytest.mark.parametrize("path", ["/", "/index.html", "/ledger", "/rules/azrm/2.4", "/manifest.json",
+                                  "/flutter_bootstrap.js", "/no-such-file.txt", "/docs"])
+def test_every_answer_carries_the_security_headers(path):
+    with _client(_served()) as client:
+        r = client.get(path)
+    assert r.headers["x-content-type-options"] == "nosniff", path
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_a_cross_origin_websocket_is_refused_and_the_apps_own_is_taken():
+    from starlette.websockets import WebSocketDisconnect
+
+    with _client(_served(origins=["https://judge.example"])) as client:
+        for origin in ("http://evil.example", "http://testserver.evil.example", "null",
+                       "https://judge.example.evil"):
+            with pytest.raises(WebSocketDisconnect):
+                with client.websocket_connect("/ws", headers={"origin": origin}):
+                    pass
+        for origin in ("http://testserver", "https://judge.example"):
+            with client.websocket_connect("/ws", headers={"origin": origin}) as ws:
+                ws.close()
+
+
+def test_bad_origins_and_caps_are_refused_with_the_field_named():
+    from handbook.ui.serving import HallGuard
+
+    with pytest.raises(ValueError, match="origin: 'judge.example' must be scheme://host"):
+        HallGuard(None, origins=["judge.example"])
+    with pytest.raises(ValueError, match="per_address: must be a whole number of at least 1"):
+        HallGuard(None, per_address=0)
+
+
+def test_past_the_cap_the_page_says_why_and_a_websocket_is_refused(monkeypatch):
+    from starlette.websockets import WebSocketDisconnect
+
+    from handbook.ui import serving
+
+    monkeypatch.setattr(serving, "_owners", {"s1": "testclient", "s2": "testclient", "s3": "10.0.0.9"})
+    with _client(_served(per_address=2, total=10)) as client:
+        r = client.get("/ledger")
+        assert r.status_code == 503 and "already has 2 handbook sessions" in r.text
+        assert r.headers["x-content-type-options"] == "nosniff"
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/ws"):
+                pass
+        assert client.get("/manifest.json").status_code == 200  # files are still served
+    monkeypatch.setattr(serving, "_owners", {f"s{i}": f"10.0.0.{i}" for i in range(3)})
+    with _client(_served(per_address=2, total=3)) as client:
+        r = client.get("/")
+        assert r.status_code == 503 and "server already has 3 sessions" in r.text
+        r = client.get("/", headers={"accept-language": "ja-JP,ja;q=0.9"})
+        assert r.status_code == 503 and 'lang="ja"' in r.text and "3" in r.text
+        assert "The server already has" not in r.text
+    monkeypatch.setattr(serving, "_owners", {"s1": "testclient"})
+    with _client(_served(per_address=2, total=3)) as client:
+        assert client.get("/").status_code == 200

@@ -116,17 +116,20 @@ class HandState:
     def from_query(cls, q: Mapping[str, str], ruleset: str) -> "HandState":
         """The state a deep link gives; anything it cannot read is left out (never an error)."""
         s = cls(ruleset)
-        s.tiles = _codes(q.get("hand", ""))
+        # every value cut to what a hand can hold before it is parsed: a hostile link (a
+        # 1,900-character tile string, 400 dora, 200 melds) costs no more than a real one
+        q = {k: v[:QUERY_CHARS.get(k, 16)] for k, v in q.items() if isinstance(v, str)}
+        s.tiles = _codes(q.get("hand", ""))[:MAX_HAND_TILES]
         win = _codes(q.get("win", ""))
         if win and win[0] in s.tiles:  # the winning tile goes last
             s.tiles.remove(win[0])
             s.tiles.append(win[0])
-        for text in re.split(r"[,;]", q.get("melds", "")):
+        for text in re.split(r"[,;]", q.get("melds", ""))[:MAX_MELDS]:
             try:
                 s.melds.append(_meld_text(parse_meld(text.replace("+", " "))))
             except ValueError:
                 continue
-        s.dora, s.ura = _codes(q.get("dora", "")), _codes(q.get("ura", ""))
+        s.dora, s.ura = _codes(q.get("dora", ""))[:MAX_INDICATORS], _codes(q.get("ura", ""))[:MAX_INDICATORS]
         s.tsumo = q.get("tsumo") == "1"
         for key, attr in (("seat", "seat"), ("discarder", "discarder"), ("round", "round_wind")):
             if q.get(key) in SEATS:
@@ -196,6 +199,12 @@ class HandState:
                     discarder=None if self.tsumo else self.discarder, seat=self.seat, round_wind=self.round_wind,
                     dora=tuple(self.dora), ura=tuple(self.ura), honba=self.honba, deposits=self.deposits,
                     **self.conditions)
+
+
+#: the most a deep link's hand holds: 14 tiles, 4 melds, 5 dora and 5 ura-dora indicators (four kans)
+MAX_HAND_TILES, MAX_MELDS, MAX_INDICATORS = 14, 4, 5
+#: characters of each query value read before parsing (others: 16); room for spaced notation
+QUERY_CHARS = {"hand": 64, "win": 8, "melds": 4 * 24, "dora": 32, "ura": 32, "ruleset": 64}
 
 
 def _codes(text: str) -> list[str]:
