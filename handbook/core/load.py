@@ -639,19 +639,16 @@ def _load_categories(col: Collector, doc: dict, file: str) -> tuple[FoulCategory
 
 def _first_rows(rulesets: dict[str, Ruleset]) -> dict[str, str]:
     """foul id -> where a penalty row first uses it."""
-    row_ids: dict[str, str] = {}
-    for rs in rulesets.values():
-        for r in rs.penalties:
-            row_ids.setdefault(r.id, f"penalties/{rs.id}.toml [row {r.index + 1} {r.id}]")
-    return row_ids
+    return {r.id: f"penalties/{rs.id}.toml [row {r.index + 1} {r.id}]"
+            for rs in reversed(list(rulesets.values())) for r in reversed(rs.penalties)}
 
 
 def _check_categories_used(col: Collector, file: str, categories: tuple[FoulCategory, ...],
                            fouls: dict[str, Foul], failed: set[str]) -> None:
     """HB065 for a category no foul names (unless a foul failed its schema: it may be the one)."""
     used = {f.category for f in fouls.values()}
-    for c in categories:
-        if c.id not in used and not failed:
+    for c in (() if failed else categories):
+        if c.id not in used:
             col.add("HB065", file, f"category {c.id}", "no foul names this category")
 
 
