@@ -529,8 +529,8 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     """The sum of the player's penalty points (P, from the records that carry a number) and how
     many records it counts."""
     _ = ctx._
-    points = sum(r.points or 0 for r in records)
-    counted = sum(1 for r in records if r.points)
+    points = sum(r.points or 0 for r in records if r.counts)  # a revoked record counts for nothing
+    counted = sum(1 for r in records if r.points and r.counts)
     value = f"{_.format_decimal(points)}P"
     note = _.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
     label = _("Total penalty points")
@@ -554,7 +554,17 @@ def _record_card(ctx: AppContext, r: Record,
         ft.Text(r.foul, size=BODY, weight=ft.FontWeight.W_600),
         ft.Text(penalty, size=BODY),
     ]
-    if r.strike:
+    where = [t for t in (_("Table {table}").format(table=r.table) if r.table else "",
+                         _("Hanchan {n}").format(n=r.hanchan) if r.hanchan else "") if t]
+    if where:
+        lines.insert(1, ft.Text(" · ".join(where), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+    if r.revoked is not None:
+        lines.append(ft.Text(_("Revoked {when}: {reason}").format(
+            when=_.format_date(r.revoked.time.date()), reason=r.revoked.reason),
+            size=SMALL, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
+    if r.reason:
+        lines.append(ft.Text(r.reason, size=SMALL))
+    if r.strike and r.counts:
         lines.append(ft.Container(
             content=ft.Text(_("Strike"), size=12, weight=ft.FontWeight.W_700,
                             color=ft.Colors.ON_ERROR_CONTAINER),
