@@ -424,3 +424,17 @@ def test_foul_box_shows_the_foul_and_the_line_under_it_the_whole_row(ctx, app_le
     fire(pick.on_select, Event(pick))
     info = by_key(v, "row-info").value
     assert info.startswith(option.text + ": ") and "10P" in info
+
+
+def test_player_page_marks_a_revoked_record_and_counts_it_for_nothing(ctx, app_ledger):
+    a = app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", table="7", hanchan=2, reason="riichi, noten")
+    app_ledger.add("Dee", TODAY, "azrm", "Empty call for Ron/Tsumo")
+    texts = visible_texts(view(ctx, "/ledger/Dee"))
+    assert "Strikes today: 2" in texts and "Table 7 · Hanchan 2" in texts and "riichi, noten" in texts
+    assert texts.splitlines().count("Strike") == 2
+    app_ledger.revoke(a.id, "overturned on appeal")
+    texts = visible_texts(view(ctx, "/ledger/Dee"))
+    assert "Strikes today: 1" in texts
+    assert texts.splitlines().count("Strike") == 1                       # the revoked record's badge is gone
+    assert [t for t in texts.splitlines() if t.startswith("Revoked ") and t.endswith(": overturned on appeal")]
+    assert "Noten Riichi" in texts                          # still in the history
