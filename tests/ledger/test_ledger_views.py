@@ -8,7 +8,9 @@ import json
 
 import flet as ft
 import pytest
-from tests.support.ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
+from tests.support.ledgerhelpers import (
+    Event, by_key, by_label, fire, import_file, revoke_on_page, visible_texts, walk,
+)
 
 from handbook.storage import DamageReport
 from handbook.ui.screens import build_view
@@ -260,14 +262,20 @@ def test_a_discretionary_row_needs_the_judges_strike_answer(ctx, app_ledger):
     assert (rec.strike, rec.points, rec.kind) == (True, 5, "discretion")
 
 
-def test_player_page_remove_and_undo(ctx, app_ledger, page):
+def test_player_page_revoke_and_undo(ctx, app_ledger, page):
     a = app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", note="table 1")
     app_ledger.add("Dee", TODAY, "azrm", "Empty call for Ron/Tsumo")
     v = view(ctx, "/ledger/Dee")
     assert "Strikes today: 2" in visible_texts(v)
     assert "Strikes until suspension: 1" in visible_texts(v)
-    fire(by_key(v, f"remove-{a.id}").on_click, None)
-    assert [r.id for r in app_ledger.records("Dee")] != [] and a.id not in [r.id for r in app_ledger.records()]
+    fire(by_key(v, f"revoke-{a.id}").on_click, None)
+    fire(by_key(v, "revoke-confirm").on_click, None)      # no reason given: nothing changes
+    assert all(r.revoked is None for r in app_ledger.records("Dee"))
+    assert "Reason is empty" in visible_texts(v)
+    by_key(v, "revoke-reason").value = "wrong player"
+    fire(by_key(v, "revoke-confirm").on_click, None)
+    assert [r.revoked.reason for r in app_ledger.records("Dee") if r.id == a.id] == ["wrong player"]
+    assert len(app_ledger.records("Dee")) == 2              # revoked, not deleted
     assert "Strikes today: 1" in visible_texts(v)
     snack = page.dialogs[-1]
     assert isinstance(snack, ft.SnackBar)
@@ -282,6 +290,9 @@ def test_player_page_remove_and_undo(ctx, app_ledger, page):
     assert not snack.open
     assert a in app_ledger.records("Dee")
     assert "Strikes today: 2" in visible_texts(v)
+    revoke_on_page(v, a.id)
+    fire(by_key(v, f"unrevoke-{a.id}").on_click, None)      # Restore on the card does the same
+    assert a in app_ledger.records("Dee")
 
 
 def test_player_page_countdown_uses_babel_dates(ctx, app_ledger):
