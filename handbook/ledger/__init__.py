@@ -43,7 +43,7 @@ from handbook.core.model import PenaltyRow
 from handbook.ledger.fields import (
     FIRST_DAY as FIRST_DAY, LAST_DAY as LAST_DAY, MAX_CLUB, MAX_NAME, MAX_NOTE,
     MAX_POINTS as MAX_POINTS, MAX_TEXT, ID_RE, FieldError, check_text, clean_text, created_at,
-    csv_cell as csv_cell, csv_line, short_repr, csv_uncell, fold_key, parse_bool,
+    csv_cell, csv_line, short_repr, csv_uncell, fold_key, parse_bool,
     parse_date as parse_date, parse_kind, parse_points, player_key, record_day, split_player_key, visible_text,
 )
 from handbook.ledger.records import (
@@ -67,6 +67,9 @@ VERSION = 2
 READS = (1, 2)
 
 FIELDS = (*V1_FIELDS, "table", "hanchan", "reason", "revoked", "revoked_reason")
+#: the columns of :meth:`Ledger.incidents_csv`
+INCIDENT_COLUMNS = ("time", "table", "hanchan", "player", "club", "ruleset", "foul", "penalty",
+                    "points", "strike", "reason", "revoked")
 #: a JSON entry's fields (``revoked`` is one object there; CSV splits it into two columns)
 JSON_FIELDS = FIELDS[:-1]
 #: the longest table name (characters) and the highest hanchan number
@@ -415,6 +418,20 @@ class Ledger:
             if r.counts and r.points is not None and (game is None or r.hanchan == game):
                 out[r.player_key] = out.get(r.player_key, 0) + r.points
         return out
+
+    def incidents_csv(self, date: datetime.date | str, table: str | None = None) -> str:
+        """The day's incidents (:meth:`incidents`) as CSV for the organiser: one line each, by
+        time, with :data:`INCIDENT_COLUMNS`; ``revoked`` holds the revocation's time and reason
+        (empty for a record that counts). Cells are escaped as in :meth:`export_csv` (no formula
+        runs in a spreadsheet). ``ValueError`` as :meth:`incidents`."""
+        lines = [csv_line(INCIDENT_COLUMNS)]
+        for r in self.incidents(date, table):
+            cells = [r.created.isoformat(), r.table or "", "" if r.hanchan is None else str(r.hanchan),
+                     r.player, r.club or "", r.ruleset, r.foul, r.penalty,
+                     "" if r.points is None else str(r.points), "true" if r.strike and r.counts else "false",
+                     r.reason, "" if r.revoked is None else f"{r.revoked.time.isoformat()} {r.revoked.reason}"]
+            lines.append(csv_line([csv_cell(c) for c in cells]))
+        return "".join(lines)
 
     def same_incident(self, player: str, ruleset: str, foul: str, *,
                       now: datetime.datetime | None = None,

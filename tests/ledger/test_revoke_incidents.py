@@ -179,3 +179,22 @@ def test_a_bad_new_field_in_an_import_is_refused(ledger, entry, message):
         ledger.import_json(json.dumps(doc))
     assert str(err.value).startswith(message), str(err.value)
     assert ledger.records() == []
+
+
+def test_the_days_incidents_as_csv_escape_formulas_and_mark_revocations(ledger):
+    import csv
+    import io
+
+    a = ledger.add("=HYPERLINK(1)", DAY, "azrm", NOTEN, table="7", hanchan=1, reason="@said riichi",
+                   created=T0)
+    ledger.add("Bob", DAY, "azrm", WARN, table="3", created=T0 + datetime.timedelta(minutes=1))
+    ledger.revoke(a.id, "+wrong player", now=T0)
+    rows = list(csv.reader(io.StringIO(ledger.incidents_csv(DAY))))
+    assert rows[0] == ["time", "table", "hanchan", "player", "club", "ruleset", "foul", "penalty",
+                       "points", "strike", "reason", "revoked"]
+    assert [r[3] for r in rows[1:]] == ["'=HYPERLINK(1)", "Bob"]          # by time, escaped
+    assert rows[1][1:3] == ["7", "1"] and rows[1][9] == "false" and rows[1][10] == "'@said riichi"
+    assert rows[1][11] == f"{T0.isoformat()} +wrong player"
+    assert [r[3] for r in csv.reader(io.StringIO(ledger.incidents_csv(DAY, table="3")))][1:] == ["Bob"]
+    with pytest.raises(ValueError, match=r"^date"):
+        ledger.incidents_csv("not a day")
