@@ -136,6 +136,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/hand", "hand", parent="/tools",
           example="/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&riichi=1&seat=W&discarder=S"),
     Route("/ledger", "ledger", parent="/tools", gate=JUDGE),
+    Route("/incidents", "incidents", parent="/ledger", gate=JUDGE),
     Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith", gate=JUDGE),
     Route("/study", "study", parent="/", gate=JUDGE),
     Route("/study/progress", "study-progress", parent="/study", gate=JUDGE),

@@ -449,3 +449,23 @@ def test_player_page_marks_a_revoked_record_and_counts_it_for_nothing(ctx, app_l
     assert texts.splitlines().count("Strike") == 1                       # the revoked record's badge is gone
     assert [t for t in texts.splitlines() if t.startswith("Revoked ") and t.endswith(": overturned on appeal")]
     assert "Noten Riichi" in texts                          # still in the history
+
+
+def test_the_days_incidents_list_by_time_filter_by_table_and_export(ctx, app_ledger, tmp_path):
+    t0 = datetime.datetime.combine(TODAY, datetime.time(10, 0), tzinfo=datetime.UTC)
+    app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", table="7", hanchan=2, reason="riichi, noten",
+                   created=t0 + datetime.timedelta(minutes=3))
+    app_ledger.add("Eve", TODAY, "azrm", "Empty call for Ron/Tsumo", table="3", created=t0)
+    app_ledger.add("Fay", TODAY - datetime.timedelta(days=1), "azrm", "Noten Riichi", table="7")
+    v = view(ctx, "/incidents")
+    texts = visible_texts(v)
+    assert texts.index("Eve — Empty call for Ron/Tsumo") < texts.index("Dee — Noten Riichi")
+    assert "Fay" not in texts and "riichi, noten" in texts
+    box = by_key(v, "incidents-table")
+    box.value = "7"
+    fire(box.on_change, Event(box))
+    texts = visible_texts(v)
+    assert "Dee — Noten Riichi" in texts and "Eve" not in texts
+    fire(by_key(v, "incidents-export").on_click, None)
+    [path] = (tmp_path / "data" / "exports").glob("incidents-*-7.csv")
+    assert "Dee" in path.read_text(encoding="utf-8") and "Eve" not in path.read_text(encoding="utf-8")
