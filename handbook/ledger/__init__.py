@@ -40,14 +40,16 @@ from handbook.storage import (
 
 from handbook.core.model import PenaltyRow
 # the record's fields and the record itself live in their own modules; their names are the ledger's
-from handbook.ledger.fields import (  # noqa: F401
-    FIRST_DAY, LAST_DAY, MAX_CLUB, MAX_NAME, MAX_NOTE, MAX_POINTS, MAX_TEXT, _bool, _clean, _created, _date,
-    _fold, _kind, _points, _record_day, _text, _visible, csv_cell, csv_uncell, parse_date, player_key,
-    split_player_key, _Bad, _csv_line, _ID_RE,
+from handbook.ledger.fields import (
+    FIRST_DAY as FIRST_DAY, LAST_DAY as LAST_DAY, MAX_CLUB, MAX_NAME, MAX_NOTE,
+    MAX_POINTS as MAX_POINTS, MAX_TEXT, ID_RE, FieldError, check_text, clean_text, created_at,
+    csv_cell, csv_line, short_repr, csv_uncell, fold_key, parse_bool,
+    parse_date as parse_date, parse_kind, parse_points, player_key, record_day, split_player_key, visible_text,
 )
-from handbook.ledger.records import (  # noqa: F401
-    _DOC_OPTIONAL, _IMPORT_NS, STRIKE_RULESET, ContentIds, ImportResult, Player, Record, _from_doc, _is_strike,
-    _player_of, _replace, _uuid5_hex, export_name, strike_dates_of,
+from handbook.ledger.records import (
+    STRIKE_RULESET, V1_FIELDS, ContentIds, ImportResult, Player, Record, Revocation, export_name,
+    from_doc, is_strike_record, player_of, replace_record, revocation_of,
+    strike_dates_of as strike_dates_of,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,10 +59,46 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TABLE = "records"
 FORMAT = "riichi-judge-handbook/ledger"
-VERSION = 1
+#: the format an export writes when a record holds a table, hanchan, reason or revocation; an
+#: export without any of them is written as version 1, which every release reads. The previous
+#: release refuses a version 2 JSON file ("version 2 is not supported (this app reads version 1)")
+#: and a CSV file with the new columns ("unknown column(s) 'table', …"), importing nothing.
+VERSION = 2
+READS = (1, 2)
 
-FIELDS = ("id", "player", "club", "date", "ruleset", "foul_id", "foul", "penalty", "kind",
-          "points", "strike", "note", "created")
+FIELDS = (*V1_FIELDS, "table", "hanchan", "reason", "revoked", "revoked_reason")
+#: the columns of :meth:`Ledger.incidents_csv`
+INCIDENT_COLUMNS = ("time", "table", "hanchan", "player", "club", "ruleset", "foul", "penalty",
+                    "points", "strike", "reason", "revoked")
+#: a JSON entry's fields (``revoked`` is one object there; CSV splits it into two columns)
+JSON_FIELDS = FIELDS[:-1]
+#: the longest table name (characters) and the highest hanchan number
+MAX_TABLE = 20
+MAX_HANCHAN = 99
+
+
+def check_table(value: object) -> str | None:
+    """A table as given (text; ``None`` or blank: not said); ``FieldError`` naming ``table``."""
+    if value is None:
+        return None
+    return check_text(value, "table", limit=MAX_TABLE, required=False) or None
+
+
+def check_hanchan(value: object, *, csv_text: bool = False) -> int | None:
+    """A hanchan number, 1 to :data:`MAX_HANCHAN` (``None``: not said); ``FieldError`` naming
+    ``hanchan``."""
+    if value is None or (csv_text and isinstance(value, str) and not value.strip()):
+        return None
+    if csv_text and isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HANCHAN:
+        raise FieldError(f"hanchan: must be a whole number from 1 to {MAX_HANCHAN}, got "
+                         f"{short_repr(value)}")
+    return value
+
+
+def short_id(value: object) -> str:
+    return short_repr(value)
 REQUIRED = ("player", "date", "ruleset", "foul")
 MAX_PROBLEMS = 20  # an import error lists at most this many problems
 #: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
@@ -186,8 +224,8 @@ class Ledger:
         unreadable = []
         for doc in self._table.all():  # all() always re-reads the storage
             try:
-                out.append((doc.doc_id, _from_doc(doc)))
-            except (KeyError, TypeError, ValueError, OverflowError, _Bad) as exc:
+                out.append((doc.doc_id, from_doc(doc)))
+            except (KeyError, TypeError, ValueError, OverflowError, FieldError) as exc:
                 # a stored document this version cannot read is left untouched, and reported
                 unreadable.append((doc.doc_id, str(exc)))
         self.unreadable = unreadable
@@ -220,7 +258,7 @@ class Ledger:
         snap = self._snapshot()
         if player is None:
             return list(snap.ordered())
-        return list(snap.by_player().get(_fold(_clean(_visible(player))), ()))
+        return list(snap.by_player().get(fold_key(clean_text(visible_text(player))), ()))
 
     def players(self) -> list[Player]:
         """Every player with at least one record, by name."""
@@ -228,12 +266,12 @@ class Ledger:
 
     def player(self, key: str) -> Player | None:
         """The player whose :attr:`Player.key` is ``key`` (without case), or ``None``."""
-        recs = self._snapshot().by_player().get(_fold(player_key(*split_player_key(key))))
-        return _player_of(recs) if recs else None
+        recs = self._snapshot().by_player().get(fold_key(player_key(*split_player_key(key))))
+        return player_of(recs) if recs else None
 
     def strike_dates(self, player: str) -> list[datetime.date]:
         """The day of each Strike of ``player`` (AZRM records with ``strike`` true), oldest first."""
-        return [r.date for r in self.records(player) if _is_strike(r)]
+        return [r.date for r in self.records(player) if is_strike_record(r)]
 
     def status(self, player: str, on: datetime.date) -> StrikeStatus:
         """``player``'s AZRM §1.4 standing on ``on`` (:func:`handbook.strike_status`)."""
@@ -242,18 +280,24 @@ class Ledger:
     # changing ---------------------------------------------------------------------------------
     def add(self, player: str, date: datetime.date | str, ruleset: str, foul: str, *,
             club: str | None = None, note: str = "", strike: bool | None = None,
-            points: int | None = None, created: datetime.datetime | None = None) -> Record:
+            points: int | None = None, created: datetime.datetime | None = None,
+            table: str | None = None, hanchan: int | None = None, reason: str = "") -> Record:
         """Record the foul ``foul`` (a row's foul text, or a foul id that names one row) of
         ``ruleset`` against ``player`` on ``date``. ``strike`` is needed only for an AZRM row left
         to the judge; ``points`` only where the row gives no number (the judge's decision).
+        ``table`` (text, at most :data:`MAX_TABLE` characters) and ``hanchan`` (1 to
+        :data:`MAX_HANCHAN`) say where it happened; ``reason`` what happened.
         Raises ``ValueError`` naming the argument."""
         try:
-            name = _text(player, "player", limit=MAX_NAME, required=True)
-            club_id = _text(club, "club", limit=MAX_CLUB, required=False) or None
-            day = _record_day(date)
-            text = _text(note, "note", limit=MAX_NOTE, required=False, multiline=True)
-            made = _created(created)
-        except _Bad as exc:
+            name = check_text(player, "player", limit=MAX_NAME, required=True)
+            club_id = check_text(club, "club", limit=MAX_CLUB, required=False) or None
+            day = record_day(date)
+            text = check_text(note, "note", limit=MAX_NOTE, required=False, multiline=True)
+            made = created_at(created)
+            where = check_table(table)
+            game = check_hanchan(hanchan)
+            why = check_text(reason, "reason", limit=MAX_NOTE, required=False, multiline=True)
+        except FieldError as exc:
             raise ValueError(str(exc)) from None
         row = self.row(ruleset, foul)
         is_strike = self.strike_of(row, strike)
@@ -262,14 +306,14 @@ class Ledger:
                 raise ValueError(f"points: the row gives {row.points}P; only a row without a number "
                                  "takes the judge's points")
             try:
-                points = _points(points, csv_text=False)
-            except _Bad as exc:
+                points = parse_points(points, csv_text=False)
+            except FieldError as exc:
                 raise ValueError(f"points: {exc}") from None
         rec = Record(id=uuid.uuid4().hex, player=name, club=club_id, date=day, ruleset=row.ruleset,
                      foul_id=row.id, foul=row.foul, penalty=row.penalty,
                      kind=row.kind.value if row.kind else None,
                      points=points if points is not None else row.points, strike=is_strike,
-                     note=text, created=made)
+                     note=text, created=made, table=where, hanchan=game, reason=why)
         with transaction(self.db):
             rec = self._same_spelling(rec)
             self._table.insert(rec.to_json())
@@ -277,11 +321,11 @@ class Ledger:
 
     def _same_spelling(self, rec: Record) -> Record:
         """Use the stored spelling of a player already in the ledger (matched without case)."""
-        found = self._snapshot().by_player().get(_fold(rec.player_key))
+        found = self._snapshot().by_player().get(fold_key(rec.player_key))
         if found:
             r = found[0]
             if (r.player, r.club) != (rec.player, rec.club):
-                return _replace(rec, player=r.player, club=r.club)
+                return replace_record(rec, player=r.player, club=r.club)
         return rec
 
     def remove(self, record_id: str) -> Record:
@@ -301,12 +345,115 @@ class Ledger:
                 self._table.insert(record.to_json())
         return record
 
+    def _find(self, record_id: object) -> tuple[int, Record]:
+        if not isinstance(record_id, str) or not ID_RE.fullmatch(record_id):
+            raise ValueError(f"record_id: {short_id(record_id)} is not a record id (1–64 letters, "
+                             "digits, '-' or '_')")
+        for doc_id, rec in self._all():
+            if rec.id == record_id:
+                return doc_id, rec
+        raise ValueError(f"record_id: no record with id {record_id!r} in the ledger")
+
+    def _store(self, doc_id: int, rec: Record) -> None:
+        self._table.update(rec.to_json(), doc_ids=[doc_id])
+
+    def revoke(self, record_id: str, reason: str, *, now: datetime.datetime | None = None) -> Record:
+        """Revoke a record given by mistake or overturned on appeal: it stays in the player's
+        history, marked with the time (``now``, default the clock) and ``reason``, and counts for
+        nothing (no Strike, no points). Returns the revoked record. ``ValueError`` naming
+        ``record_id`` (not an id, no such record, already revoked) or ``reason`` (empty, too
+        long). Undo: :meth:`unrevoke`."""
+        try:
+            why = check_text(reason, "reason", limit=MAX_NOTE, required=True, multiline=True)
+            when = created_at(now)
+        except FieldError as exc:
+            raise ValueError(str(exc)) from None
+        with transaction(self.db):
+            doc_id, rec = self._find(record_id)
+            if rec.revoked is not None:
+                raise ValueError(f"record_id: record {record_id!r} was already revoked at "
+                                 f"{rec.revoked.time.isoformat()} ({rec.revoked.reason})")
+            new = replace_record(rec, revoked=Revocation(when, why))
+            self._store(doc_id, new)
+        return new
+
+    def unrevoke(self, record_id: str) -> Record:
+        """Undo :meth:`revoke`: the record counts again. ``ValueError`` naming ``record_id``
+        (not an id, no such record, not revoked)."""
+        with transaction(self.db):
+            doc_id, rec = self._find(record_id)
+            if rec.revoked is None:
+                raise ValueError(f"record_id: record {record_id!r} is not revoked")
+            new = replace_record(rec, revoked=None)
+            self._store(doc_id, new)
+        return new
+
+    def incidents(self, date: datetime.date | str, table: str | None = None) -> list[Record]:
+        """The records of ``date`` (revoked ones included, marked by :attr:`Record.revoked`) in
+        the order they were made; with ``table``, only those of that table (matched without
+        case). ``ValueError`` naming ``date`` or ``table``."""
+        try:
+            day = record_day(date)
+            where = check_table(table)
+        except FieldError as exc:
+            raise ValueError(str(exc)) from None
+        out = [r for r in self.records() if r.date == day
+               and (where is None or (r.table is not None and r.table.casefold() == where.casefold()))]
+        return sorted(out, key=lambda r: (r.created, r.id))
+
+    def penalties_for(self, date: datetime.date | str, table: str,
+                      hanchan: int | None = None) -> dict[str, int]:
+        """The point penalties recorded at ``table`` on ``date`` (and in ``hanchan``, when
+        given): P (1P = 1,000 table points) per player (:attr:`Record.player_key`), summed over
+        the records that count (not revoked) and give points. ``ValueError`` naming ``date``,
+        ``table`` (required) or ``hanchan``."""
+        if table is None or (isinstance(table, str) and not table.strip()):
+            raise ValueError("table: give the table the penalties were recorded at")
+        try:
+            game = check_hanchan(hanchan)
+        except FieldError as exc:
+            raise ValueError(str(exc)) from None
+        out: dict[str, int] = {}
+        for r in self.incidents(date, table):
+            if r.counts and r.points is not None and (game is None or r.hanchan == game):
+                out[r.player_key] = out.get(r.player_key, 0) + r.points
+        return out
+
+    def incidents_csv(self, date: datetime.date | str, table: str | None = None) -> str:
+        """The day's incidents (:meth:`incidents`) as CSV for the organiser: one line each, by
+        time, with :data:`INCIDENT_COLUMNS`; ``revoked`` holds the revocation's time and reason
+        (empty for a record that counts). Cells are escaped as in :meth:`export_csv` (no formula
+        runs in a spreadsheet). ``ValueError`` as :meth:`incidents`."""
+        lines = [csv_line(INCIDENT_COLUMNS)]
+        for r in self.incidents(date, table):
+            cells = [r.created.isoformat(), r.table or "", "" if r.hanchan is None else str(r.hanchan),
+                     r.player, r.club or "", r.ruleset, r.foul, r.penalty,
+                     "" if r.points is None else str(r.points), "true" if r.strike and r.counts else "false",
+                     r.reason, "" if r.revoked is None else f"{r.revoked.time.isoformat()} {r.revoked.reason}"]
+            lines.append(csv_line([csv_cell(c) for c in cells]))
+        return "".join(lines)
+
+    def same_incident(self, player: str, ruleset: str, foul: str, *,
+                      now: datetime.datetime | None = None,
+                      within: datetime.timedelta = datetime.timedelta(minutes=1)) -> list[Record]:
+        """Records that may be the same incident as one about to be made: the same player (without
+        case) and row, made less than ``within`` before ``now``, not revoked."""
+        row = self.row(ruleset, foul)
+        when = created_at(now)
+        key = fold_key(clean_text(visible_text(player))) if isinstance(player, str) else ""
+        return [r for r in self._snapshot().by_player().get(key, ())
+                if r.counts and r.ruleset == row.ruleset and r.foul == row.foul
+                and abs(when - r.created) < within]
+
     # export -------------------------------------------------------------------------------------
     def export_json(self, player: str | None = None) -> str:
         """The ledger (or one player's records) as JSON text, importable by :meth:`import_json`."""
-        doc = {"format": FORMAT, "version": VERSION,
+        recs = self.records(player)
+        full = any(r.extended for r in recs)
+        doc = {"format": FORMAT, "version": VERSION if full else 1,
                "exported": datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat(),
-               "player": player, "records": [r.to_json() for r in self.records(player)]}
+               "player": player,
+               "records": [r.to_json() if full else r.to_json_v1() for r in recs]}
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
     def export_csv(self, player: str | None = None) -> str:
@@ -315,10 +462,12 @@ class Ledger:
         holding a separator some spreadsheet splits on (``,``, ``;``, a tab, ``|``) is quoted, so
         one that splits on ``;`` keeps ``Semi;=1+1`` one cell instead of running ``=1+1``.
         :meth:`import_csv` gives back the same text."""
-        lines = [_csv_line(FIELDS)]
-        for r in self.records(player):
+        recs = self.records(player)
+        fields = FIELDS if any(r.extended for r in recs) else V1_FIELDS
+        lines = [csv_line(fields)]
+        for r in recs:
             cells = r.to_csv()
-            lines.append(_csv_line([cells[f] for f in FIELDS]))
+            lines.append(csv_line([cells[f] for f in fields]))
         return "".join(lines)
 
     def export_file(self, folder: str | Path, fmt: Literal["json", "csv"], player: str | None = None,
@@ -385,9 +534,9 @@ class Ledger:
                 raise LedgerImportError([f"unknown top-level key(s) {', '.join(sorted(map(repr, extra)))}"])
             if doc.get("format", FORMAT) != FORMAT:
                 raise LedgerImportError([f"format {doc.get('format')!r} is not {FORMAT!r}"])
-            if doc.get("version", VERSION) != VERSION:
+            if doc.get("version", VERSION) not in READS or isinstance(doc.get("version"), bool):
                 raise LedgerImportError([f"version {doc.get('version')!r} is not supported "
-                                         f"(this app reads version {VERSION})"])
+                                         f"(this app reads versions {', '.join(map(str, READS))})"])
             entries = doc.get("records")
             if not isinstance(entries, list):
                 raise LedgerImportError(["'records' is missing or is not a list"])
@@ -488,14 +637,14 @@ class Ledger:
         content_ids = ContentIds()
         derived: set[str] = set()
         # one clock reading for the records that come without "created": one import, one moment
-        now = _created(None)
+        now = created_at(None)
         for where, raw, error in items:
             if error:
                 problems.append(f"{where}: {error}")
                 continue
             try:
                 rec = self._check_entry(raw, csv_text=csv_text, now=now, content_ids=content_ids)
-            except _Bad as exc:
+            except FieldError as exc:
                 problems.append(f"{where}: {exc}")
             else:
                 if raw.get("id") in (None, ""):
@@ -518,50 +667,65 @@ class Ledger:
         """The record of one imported entry; ``now``: its ``created`` when it has none. An entry
         without an id gets one made from its content by ``content_ids`` (the file's
         :class:`~handbook.ledger.records.ContentIds`) when given, else the id ``""``."""
-        unknown = [k for k in raw if k not in FIELDS]
+        allowed = JSON_FIELDS if not csv_text else FIELDS
+        unknown = [k for k in raw if k not in allowed]
         if unknown:
-            raise _Bad(f"unknown field(s) {', '.join(map(repr, unknown))}")
+            raise FieldError(f"unknown field(s) {', '.join(map(repr, unknown))}")
         missing = [k for k in REQUIRED if raw.get(k) in (None, "")]
         if missing:
-            raise _Bad(f"{', '.join(missing)} is missing")
+            raise FieldError(f"{', '.join(missing)} is missing")
         rid = raw.get("id") or ""
-        if rid != "" and (not isinstance(rid, str) or not _ID_RE.fullmatch(rid)):
-            raise _Bad(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
-        name = _text(raw["player"], "player", limit=MAX_NAME, required=True)
-        club = _text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
-        day = _record_day(raw["date"])
+        if rid != "" and (not isinstance(rid, str) or not ID_RE.fullmatch(rid)):
+            raise FieldError(f"id {rid!r} is not an id (1–64 letters, digits, '-' or '_')")
+        name = check_text(raw["player"], "player", limit=MAX_NAME, required=True)
+        club = check_text(raw.get("club"), "club", limit=MAX_CLUB, required=False) or None
+        day = record_day(raw["date"])
         ruleset = raw["ruleset"]
         if not isinstance(ruleset, str) or ruleset not in self.library.rulesets:
-            raise _Bad(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
-        foul = _text(raw["foul"], "foul", limit=MAX_TEXT, required=True)
+            raise FieldError(f"ruleset {ruleset!r} is not one of {', '.join(self.library.rulesets)}")
+        foul = check_text(raw["foul"], "foul", limit=MAX_TEXT, required=True)
         fouls = self._fouls.get(ruleset)
         if fouls is None:
             fouls = {}
             for r in self.library.rulesets[ruleset].penalties:
-                fouls.setdefault(_clean(r.foul), r)
+                fouls.setdefault(clean_text(r.foul), r)
             self._fouls[ruleset] = fouls
         row = fouls.get(foul)
         if row is None:
-            raise _Bad(f"foul {foul!r} is not a foul in the {ruleset} penalty table")
+            raise FieldError(f"foul {foul!r} is not a foul in the {ruleset} penalty table")
         foul_id = raw.get("foul_id")
         if foul_id not in (None, "") and foul_id != row.id:
-            raise _Bad(f"foul_id {foul_id!r} does not match the foul {row.foul!r} (id {row.id!r})")
-        penalty = _text(raw.get("penalty"), "penalty", limit=MAX_TEXT, required=False) or row.penalty
-        kind = _kind(raw.get("kind")) if raw.get("kind") not in (None, "") else (
+            raise FieldError(f"foul_id {foul_id!r} does not match the foul {row.foul!r} (id {row.id!r})")
+        penalty = check_text(raw.get("penalty"), "penalty", limit=MAX_TEXT, required=False) or row.penalty
+        kind = parse_kind(raw.get("kind")) if raw.get("kind") not in (None, "") else (
             row.kind.value if row.kind else None)
-        pts = _points(raw.get("points"), csv_text=csv_text)
+        pts = parse_points(raw.get("points"), csv_text=csv_text)
         points = pts if pts is not None else row.points
-        judged = _bool(raw.get("strike"), "strike", csv_text=csv_text)
+        judged = parse_bool(raw.get("strike"), "strike", csv_text=csv_text)
         try:
             strike = self.strike_of(row, judged)
         except ValueError as exc:
-            raise _Bad(str(exc)) from None
-        note = _text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
-        created = now if now is not None and raw.get("created") in (None, "") else _created(raw.get("created"))
+            raise FieldError(str(exc)) from None
+        note = check_text(raw.get("note"), "note", limit=MAX_NOTE, required=False, multiline=True)
+        created = now if now is not None and raw.get("created") in (None, "") else created_at(raw.get("created"))
+        table = check_table(raw.get("table"))
+        hanchan = check_hanchan(raw.get("hanchan"), csv_text=csv_text)
+        reason = check_text(raw.get("reason"), "reason", limit=MAX_NOTE, required=False, multiline=True)
+        if csv_text:
+            when, why = raw.get("revoked") or "", raw.get("revoked_reason") or ""
+            if bool(when) != bool(why.strip()):
+                raise FieldError("revoked and revoked_reason go together (a time and a reason)")
+            revoked = revocation_of({"time": when, "reason": why} if when else None)
+        else:
+            revoked = revocation_of(raw.get("revoked"))
         if not rid and content_ids is not None:  # made here: building the record twice cost 0.5 s a season
-            rid = content_ids((name, club, day, ruleset, row.id, row.foul, penalty, points, strike, note))
+            content = (name, club, day, ruleset, row.id, row.foul, penalty, points, strike, note)
+            if table is not None or hanchan is not None or reason or revoked is not None:
+                content = (*content, table, hanchan, reason,
+                           None if revoked is None else revoked.time.isoformat())
+            rid = content_ids(content)
         return Record(rid, name, club, day, ruleset, row.id, row.foul, penalty, kind, points, strike, note,
-                      created)
+                      created, table, hanchan, reason, revoked)
 
 
 class _Snapshot:
@@ -589,14 +753,14 @@ class _Snapshot:
             for r in self.ordered():
                 k = keys.get((r.player, r.club))
                 if k is None:
-                    k = keys[(r.player, r.club)] = _fold(r.player_key)
+                    k = keys[(r.player, r.club)] = fold_key(r.player_key)
                 found.setdefault(k, []).append(r)
             self._by_player = found
         return self._by_player
 
     def players(self) -> list[Player]:
         if self._players is None:
-            out = [_player_of(recs) for recs in self.by_player().values()]
+            out = [player_of(recs) for recs in self.by_player().values()]
             self._players = sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
         return self._players
 

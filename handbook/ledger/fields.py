@@ -18,12 +18,12 @@ from handbook.core.strikes import SUSPENSION_DAYS, WINDOW_DAYS
 #: the longest player name, club, note and other text a record keeps, and the most P
 MAX_NAME, MAX_CLUB, MAX_NOTE, MAX_TEXT, MAX_POINTS = 80, 40, 500, 300, 1000
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
 
 
-def _short(v: Any) -> str:
+def short_repr(v: Any) -> str:
     text = repr(v)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -62,14 +62,14 @@ def csv_uncell(text: str) -> str:
 _CSV_QUOTE_IF = frozenset(',;\t|"\r\n')
 
 
-def _csv_line(cells: Sequence[str]) -> str:
+def csv_line(cells: Sequence[str]) -> str:
     """One CSV line (RFC 4180, ``\\r\\n``), quoting every cell that holds one of
     :data:`_CSV_QUOTE_IF`."""
     return ",".join('"' + c.replace('"', '""') + '"' if not _CSV_QUOTE_IF.isdisjoint(c) else c
                     for c in cells) + "\r\n"
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
@@ -100,7 +100,7 @@ def player_key(name: str, club: str | None = None) -> str:
     (or ``%``) inside the name or club id is written ``%7E`` (``%25``), so player "Ann~C1" and
     player "Ann" of club "C1" have two keys (``Ann%7EC1`` and ``Ann~C1``) and two Strike counts;
     a key without either character is the name as it always was."""
-    name, club = _clean(_visible(name)), _clean(_visible(club or ""))
+    name, club = clean_text(visible_text(name)), clean_text(visible_text(club or ""))
     return f"{_key_part(name)}~{_key_part(club)}" if club else _key_part(name)
 
 
@@ -111,7 +111,7 @@ def split_player_key(key: str) -> tuple[str, str | None]:
     return _unkey_part(name), (_unkey_part(club) or None) if sep else None
 
 
-def _fold(key: str) -> str:
+def fold_key(key: str) -> str:
     return key.casefold()
 
 
@@ -142,7 +142,7 @@ def _joiner_spells(text: str, i: int) -> bool:
     return any(c and _pictographic(c) for c in (prev, nxt))
 
 
-def _visible(text: str) -> str:
+def visible_text(text: str) -> str:
     """``text`` without the invisible format characters that would split one player in two
     (zero-width spaces, word joiners, right-to-left marks and overrides, the BOM): two spellings
     of one name that look the same on screen must be the same player, and one Strike count.
@@ -158,20 +158,20 @@ def _visible(text: str) -> str:
 
 # --- field checks (shared by add() and import) ---------------------------------------------
 
-class _Bad(Exception):
+class FieldError(Exception):
     pass
 
 
-def _text(value: object, name: str, *, limit: int, required: bool, multiline: bool = False) -> str:
+def check_text(value: object, name: str, *, limit: int, required: bool, multiline: bool = False) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise _Bad(f"{name} must be text, got {_short(value)}")
+        raise FieldError(f"{name} must be text, got {short_repr(value)}")
     if len(value) > 4 * limit + 64:  # far too long whatever spaces it holds: not worth cleaning
-        raise _Bad(f"{name} is longer than {limit} characters")
+        raise FieldError(f"{name} is longer than {limit} characters")
     ok, checked = _text_checked(value, name, limit, required, multiline)
     if not ok:
-        raise _Bad(checked)
+        raise FieldError(checked)
     return checked
 
 
@@ -182,34 +182,34 @@ def _text_checked(value: str, name: str, limit: int, required: bool, multiline: 
     repeats on thousands of lines (player names, fouls, clubs)."""
     try:
         return True, _text_uncached(value, name, limit=limit, required=required, multiline=multiline)
-    except _Bad as exc:
+    except FieldError as exc:
         return False, str(exc)
 
 
 def _text_uncached(value: str, name: str, *, limit: int, required: bool, multiline: bool) -> str:
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise _Bad(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
-    value = value.strip() if multiline else _clean(value)
+        raise FieldError(f"{name} contains a lone surrogate (\\ud800-\\udfff), which is not a character")
+    value = value.strip() if multiline else clean_text(value)
     if name in ("player", "club"):
-        value = _clean(_visible(value))
+        value = clean_text(visible_text(value))
     if required and not value:
-        raise _Bad(f"{name} is empty")
+        raise FieldError(f"{name} is empty")
     if len(value) > limit:
-        raise _Bad(f"{name} is longer than {limit} characters")
+        raise FieldError(f"{name} is longer than {limit} characters")
     if _has_control(value.replace("\n", "").replace("\t", "") if multiline else value):
-        raise _Bad(f"{name} contains control characters")
+        raise FieldError(f"{name} contains control characters")
     return value
 
 
 def parse_date(value: object, name: str = "date") -> datetime.date:
     """``YYYY-MM-DD`` (or a ``datetime.date``) → date; ``ValueError`` naming ``name`` otherwise."""
     try:
-        return _date(value, name)
-    except _Bad as exc:
+        return check_date(value, name)
+    except FieldError as exc:
         raise ValueError(str(exc)) from None
 
 
-def _date(value: object, name: str = "date") -> datetime.date:
+def check_date(value: object, name: str = "date") -> datetime.date:
     if isinstance(value, datetime.datetime):
         return value.date()
     if isinstance(value, datetime.date):
@@ -219,7 +219,7 @@ def _date(value: object, name: str = "date") -> datetime.date:
             return datetime.date.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise _Bad(f"{name} {value!r} is not a date (YYYY-MM-DD)")
+    raise FieldError(f"{name} {value!r} is not a date (YYYY-MM-DD)")
 
 
 #: the earliest and latest day a record may carry: the 30-day window ending on it, the 14-day
@@ -229,11 +229,11 @@ FIRST_DAY = datetime.date.min + datetime.timedelta(days=WINDOW_DAYS - 1)
 LAST_DAY = datetime.date.max - datetime.timedelta(days=max(WINDOW_DAYS, SUSPENSION_DAYS - 1))
 
 
-def _record_day(value: object) -> datetime.date:
+def record_day(value: object) -> datetime.date:
     if isinstance(value, str):  # an import's dates repeat: a tournament's days
         ok, day_or_error = _record_day_of_text(value)
         if not ok:
-            raise _Bad(day_or_error)
+            raise FieldError(day_or_error)
         return day_or_error
     return _record_day_checked(value)
 
@@ -242,20 +242,20 @@ def _record_day(value: object) -> datetime.date:
 def _record_day_of_text(value: str) -> tuple[bool, Any]:
     try:
         return True, _record_day_checked(value)
-    except _Bad as exc:
+    except FieldError as exc:
         return False, str(exc)
 
 
 def _record_day_checked(value: object) -> datetime.date:
-    day = _date(value, "date")
+    day = check_date(value, "date")
     if not FIRST_DAY <= day <= LAST_DAY:
-        raise _Bad(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
+        raise FieldError(f"date {day.isoformat()} is outside the calendar the AZRM strike window can "
                    f"use (its 30-day window and 14-day Suspension); allowed: "
                    f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}")
     return day
 
 
-def _created(value: object) -> datetime.datetime:
+def created_at(value: object) -> datetime.datetime:
     if value is None or value == "":
         return datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     if isinstance(value, datetime.datetime):
@@ -264,36 +264,36 @@ def _created(value: object) -> datetime.datetime:
         try:
             dt = datetime.datetime.fromisoformat(value.strip())
         except ValueError:
-            raise _Bad(f"created {value!r} is not a date and time (ISO 8601, e.g. "
+            raise FieldError(f"created {value!r} is not a date and time (ISO 8601, e.g. "
                        "2026-04-20T19:30:00+00:00)") from None
     else:
-        raise _Bad(f"created {value!r} is not a date and time (ISO 8601)")
+        raise FieldError(f"created {value!r} is not a date and time (ISO 8601)")
     return dt if dt.tzinfo else dt.replace(tzinfo=datetime.UTC)
 
 
-def _bool(value: object, name: str, *, csv_text: bool) -> bool | None:
+def parse_bool(value: object, name: str, *, csv_text: bool) -> bool | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
         return value
     if csv_text and isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
         return value.strip().lower() in _TRUE
-    raise _Bad(f"{name} {value!r} is not true or false")
+    raise FieldError(f"{name} {value!r} is not true or false")
 
 
-def _points(value: object, *, csv_text: bool) -> int | None:
+def parse_points(value: object, *, csv_text: bool) -> int | None:
     if value is None or value == "":
         return None
     if csv_text and isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS:
-        raise _Bad(f"points {value!r} is not a whole number of P from 0 to {MAX_POINTS}")
+        raise FieldError(f"points {value!r} is not a whole number of P from 0 to {MAX_POINTS}")
     return value
 
 
-def _kind(value: object) -> str | None:
+def parse_kind(value: object) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or value not in {p.value for p in Penalty}:
-        raise _Bad(f"kind {value!r} is not one of {', '.join(p.value for p in Penalty)}")
+        raise FieldError(f"kind {value!r} is not one of {', '.join(p.value for p in Penalty)}")
     return value

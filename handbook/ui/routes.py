@@ -142,6 +142,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/yaku/<yaku>", "yaku", parent="/tools/yaku", example="/tools/yaku/Sanshoku?ruleset=ema-rcr"),
     Route("/tools/payments", "payments", parent="/tools", example="/tools/payments?ruleset=wrc-2025&han=3&fu=30"),
     Route("/ledger", "ledger", parent="/tools", gate=JUDGE),
+    Route("/incidents", "incidents", parent="/ledger", gate=JUDGE),
     Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith", gate=JUDGE),
     Route("/study", "study", parent="/", gate=JUDGE),
     Route("/study/progress", "study-progress", parent="/study", gate=JUDGE),

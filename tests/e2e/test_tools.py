@@ -64,17 +64,18 @@ def _add_record(hb: Handbook, player: str, date: str, foul_filter: str, foul_opt
     hb.click_button("Add record", exact=True, then="Recorded: ")
 
 
-def test_ledger_add_remove_undo_reload_export_import(hb, server, tmp_path):
+def test_ledger_add_revoke_undo_reload_export_import(hb, server, tmp_path):
     hb.open("/ledger", ready="Add a record")
     _add_record(hb, "Ida Ito", "2026-11-20", "Noten", "Noten Riichi — Chombo 30P")
     hb.click_button("Ida Ito", then="AZRM strike window")
     assert hb.route() == "/ledger/Ida%20Ito"
     hb.wait_for_text("Strikes in window")
-    # expect the removal itself: a tap retried on "Undo" alone could land on the snack bar's Undo,
-    # which shows where the record's Remove button was
-    hb.click_button("Remove record", then="No records for this player.")
+    # revoke (never delete): a reason first, then the record is marked and the Undo offered
+    hb.click_button("Revoke record", then="Why is it revoked?")
+    hb.type_into("Why is it revoked?", "given by mistake")
+    hb.click_button("Revoke", exact=True, then="given by mistake")
     hb.wait_for_text("Undo")
-    hb.click_button("Undo", gone="No records for this player.")
+    hb.click_button("Undo", then="Revoke record")
     assert json.loads((server.data_dir / "ledger.json").read_text())["records"]
     # a reload keeps the ledger (it lives in the server's data folder)
     hb.reload(ready="Noten Riichi")

@@ -113,7 +113,7 @@ def _fail_writes(monkeypatch, errno_name="ENOSPC"):
                                                ("EACCES", "Permission denied")])
 def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_ledger, monkeypatch, picker,
                                                                     errno_name, reason):
-    from tests.support.ledgerhelpers import Event, by_key, fire, import_file, visible_texts
+    from tests.support.ledgerhelpers import Event, by_key, fire, import_file, revoke_on_page, visible_texts
 
     from handbook.ui.screens import build_view
 
@@ -137,7 +137,7 @@ def test_a_full_disk_shows_a_message_and_keeps_the_data_and_the_form(ctx, app_le
     assert "Could not save to the ledger" in visible_texts(v)
     p = build_view(ctx, "/ledger/Dan")
     [rec] = app_ledger.records()
-    fire(by_key(p, f"remove-{rec.id}").on_click, None)
+    revoke_on_page(p, rec.id)
     assert "Could not save to the ledger" in visible_texts(p)
     assert app_ledger.records() == [rec]
 

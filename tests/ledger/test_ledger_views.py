@@ -8,7 +8,9 @@ import json
 
 import flet as ft
 import pytest
-from tests.support.ledgerhelpers import Event, by_key, by_label, fire, import_file, visible_texts, walk
+from tests.support.ledgerhelpers import (
+    Event, by_key, by_label, fire, import_file, revoke_on_page, visible_texts, walk,
+)
 
 from handbook.storage import DamageReport
 from handbook.ui.screens import build_view
@@ -260,14 +262,20 @@ def test_a_discretionary_row_needs_the_judges_strike_answer(ctx, app_ledger):
     assert (rec.strike, rec.points, rec.kind) == (True, 5, "discretion")
 
 
-def test_player_page_remove_and_undo(ctx, app_ledger, page):
+def test_player_page_revoke_and_undo(ctx, app_ledger, page):
     a = app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", note="table 1")
     app_ledger.add("Dee", TODAY, "azrm", "Empty call for Ron/Tsumo")
     v = view(ctx, "/ledger/Dee")
     assert "Strikes today: 2" in visible_texts(v)
     assert "Strikes until suspension: 1" in visible_texts(v)
-    fire(by_key(v, f"remove-{a.id}").on_click, None)
-    assert [r.id for r in app_ledger.records("Dee")] != [] and a.id not in [r.id for r in app_ledger.records()]
+    fire(by_key(v, f"revoke-{a.id}").on_click, None)
+    fire(by_key(v, "revoke-confirm").on_click, None)      # no reason given: nothing changes
+    assert all(r.revoked is None for r in app_ledger.records("Dee"))
+    assert "Reason is empty" in visible_texts(v)
+    by_key(v, "revoke-reason").value = "wrong player"
+    fire(by_key(v, "revoke-confirm").on_click, None)
+    assert [r.revoked.reason for r in app_ledger.records("Dee") if r.id == a.id] == ["wrong player"]
+    assert len(app_ledger.records("Dee")) == 2              # revoked, not deleted
     assert "Strikes today: 1" in visible_texts(v)
     snack = page.dialogs[-1]
     assert isinstance(snack, ft.SnackBar)
@@ -282,6 +290,9 @@ def test_player_page_remove_and_undo(ctx, app_ledger, page):
     assert not snack.open
     assert a in app_ledger.records("Dee")
     assert "Strikes today: 2" in visible_texts(v)
+    revoke_on_page(v, a.id)
+    fire(by_key(v, f"unrevoke-{a.id}").on_click, None)      # Restore on the card does the same
+    assert a in app_ledger.records("Dee")
 
 
 def test_player_page_countdown_uses_babel_dates(ctx, app_ledger):
@@ -424,3 +435,37 @@ def test_foul_box_shows_the_foul_and_the_line_under_it_the_whole_row(ctx, app_le
     fire(pick.on_select, Event(pick))
     info = by_key(v, "row-info").value
     assert info.startswith(option.text + ": ") and "10P" in info
+
+
+def test_player_page_marks_a_revoked_record_and_counts_it_for_nothing(ctx, app_ledger):
+    a = app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", table="7", hanchan=2, reason="riichi, noten")
+    app_ledger.add("Dee", TODAY, "azrm", "Empty call for Ron/Tsumo")
+    texts = visible_texts(view(ctx, "/ledger/Dee"))
+    assert "Strikes today: 2" in texts and "Table 7 · Hanchan 2" in texts and "riichi, noten" in texts
+    assert texts.splitlines().count("Strike") == 2
+    app_ledger.revoke(a.id, "overturned on appeal")
+    texts = visible_texts(view(ctx, "/ledger/Dee"))
+    assert "Strikes today: 1" in texts
+    assert texts.splitlines().count("Strike") == 1                       # the revoked record's badge is gone
+    assert [t for t in texts.splitlines() if t.startswith("Revoked ") and t.endswith(": overturned on appeal")]
+    assert "Noten Riichi" in texts                          # still in the history
+
+
+def test_the_days_incidents_list_by_time_filter_by_table_and_export(ctx, app_ledger, tmp_path):
+    t0 = datetime.datetime.combine(TODAY, datetime.time(10, 0), tzinfo=datetime.UTC)
+    app_ledger.add("Dee", TODAY, "azrm", "Noten Riichi", table="7", hanchan=2, reason="riichi, noten",
+                   created=t0 + datetime.timedelta(minutes=3))
+    app_ledger.add("Eve", TODAY, "azrm", "Empty call for Ron/Tsumo", table="3", created=t0)
+    app_ledger.add("Fay", TODAY - datetime.timedelta(days=1), "azrm", "Noten Riichi", table="7")
+    v = view(ctx, "/incidents")
+    texts = visible_texts(v)
+    assert texts.index("Eve — Empty call for Ron/Tsumo") < texts.index("Dee — Noten Riichi")
+    assert "Fay" not in texts and "riichi, noten" in texts
+    box = by_key(v, "incidents-table")
+    box.value = "7"
+    fire(box.on_change, Event(box))
+    texts = visible_texts(v)
+    assert "Dee — Noten Riichi" in texts and "Eve" not in texts
+    fire(by_key(v, "incidents-export").on_click, None)
+    [path] = (tmp_path / "data" / "exports").glob("incidents-*-7.csv")
+    assert "Dee" in path.read_text(encoding="utf-8") and "Eve" not in path.read_text(encoding="utf-8")

@@ -94,3 +94,10 @@ def import_file(view: Any, picker: type[FakePicker], data: bytes, name: str) -> 
     fire(by_key(view, "import").on_click, None)
 
 
+
+
+def revoke_on_page(view: Any, record_id: str, reason: str = "given by mistake") -> Any:
+    """On a player's page: tap the record's Revoke, type ``reason``, tap Revoke (what a judge does)."""
+    fire(by_key(view, f"revoke-{record_id}").on_click, None)
+    by_key(view, "revoke-reason").value = reason
+    return fire(by_key(view, "revoke-confirm").on_click, None)

@@ -1,5 +1,5 @@
 """The player ledger: ``/ledger`` (players, add a record, export/import) and ``/ledger/<player>``
-(a player's records with remove + Undo, and their AZRM strike-window countdown).
+(a player's records with revoke + Undo, and their AZRM strike-window countdown).
 
 ``<player>`` is :attr:`handbook.ledger.Player.key` (the name, plus ``~club`` when there is a club
 id), URL-encoded. ``/ledger?player=<key>`` opens the form with that player filled in.
@@ -74,6 +74,8 @@ def build_ledger(ctx: AppContext) -> ft.View:
     controls: list[ft.Control] = [
         *_damage_banner(ctx, ledger),
         *_unreadable_note(ctx, ledger),
+        ft.TextButton(_("The day's incidents"), icon=ft.Icons.LIST_ALT, height=TOUCH, key="open-incidents",
+                      on_click=lambda e: ctx.navigate("/incidents")),
         _heading(_("Players")),
         *players.controls(),
         _heading(_("Add a record")),
@@ -402,7 +404,7 @@ class _Importer:
 # ------------------------------------------------------------------ /ledger/<player>
 
 def build_player(ctx: AppContext, player: str) -> ft.View:
-    """One player's records (remove with Undo) and their strike-window countdown today."""
+    """One player's records (revoke with a reason, Undo) and their strike-window countdown today."""
     _ = ctx._
     ledger = judged_ledger(ctx)
     if ledger is None:
@@ -436,7 +438,7 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
 
 class _PlayerPage:
     """The parts of a player's page that change: the countdown, the penalty total, the records
-    (newest first, each with Remove; Undo in the snack bar) and a write error."""
+    (newest first, each with Revoke and a reason, or Restore when revoked; Undo in the snack bar) and a write error."""
 
     def __init__(self, ctx: AppContext, ledger: Ledger, key: str):
         self.ctx, self.ledger, self.key = ctx, ledger, key
@@ -446,7 +448,51 @@ class _PlayerPage:
         self.records = ft.Column(spacing=8, key="records")
         self.total = ft.Column(key="penalty-total")
         self.shown = RECORDS_SHOWN
+        #: the record whose revocation reason is being typed (its card shows the form)
+        self.revoking: str | None = None
         self.fill()
+
+    def ask_reason(self, rec: Record) -> None:
+        """Revoke: the card asks why (a reason is required) before anything changes."""
+        self.revoking = rec.id
+        self.fill()
+        self.ctx.page.update()
+
+    def cancel_revoke(self, e=None) -> None:
+        self.revoking = None
+        self.fill()
+        self.ctx.page.update()
+
+    async def revoke(self, rec: Record, reason: str) -> None:
+        """Revoke ``rec`` with ``reason`` (in a worker thread); Undo in the snack bar unrevokes."""
+        _ = self.ctx._
+        try:
+            ok, revoked = await self.saved(self.ledger.revoke, rec.id, reason)
+        except ValueError as exc:  # empty reason, or revoked meanwhile in another tab
+            self.problem.controls = [error_box(readable(exc, _))]
+            self.ctx.page.update()
+            return
+        self.revoking = None
+        self.fill()
+        if ok:
+            def undo(e) -> None:
+                if judged_ledger(self.ctx) is not None:
+                    self.ctx.page.run_task(self.unrevoke, revoked)
+
+            show_snack(self.ctx, _("Record revoked: {player}, {foul}").format(
+                player=revoked.player, foul=revoked.foul), action=_("Undo"), on_action=undo)
+        self.ctx.page.update()
+
+    async def unrevoke(self, rec: Record) -> None:
+        """The revocation undone: the record counts again (nothing once the session is locked)."""
+        if judged_ledger(self.ctx) is None:
+            return
+        try:
+            await self.saved(self.ledger.unrevoke, rec.id)
+        except ValueError:  # restored meanwhile in another tab
+            pass
+        self.fill()
+        self.ctx.page.update()
 
     def fill(self) -> None:
         ctx, _ = self.ctx, self.ctx._
@@ -459,7 +505,7 @@ class _PlayerPage:
             self.countdown.controls = [_countdown(ctx, status, self.today)]
         recs = list(reversed(self.ledger.records(self.key)))  # newest first
         self.total.controls = [penalty_total(ctx, recs)] if recs else []
-        self.records.controls = ([_record_card(ctx, r, self.remove) for r in recs[:self.shown]] if recs
+        self.records.controls = ([_record_card(ctx, r, self) for r in recs[:self.shown]] if recs
                                  else [empty_note(_("No records for this player."))])
         rest = len(recs) - self.shown
         if rest > 0:
@@ -483,31 +529,6 @@ class _PlayerPage:
         self.problem.controls = []
         return True, result
 
-    async def remove(self, rec: Record) -> None:
-        _ = self.ctx._
-        try:
-            ok, removed = await self.saved(self.ledger.remove, rec.id)
-        except KeyError:  # removed meanwhile (another tab)
-            ok, removed = False, None
-        self.fill()
-        if ok:
-            def undo(e) -> None:  # the snack bar calls its action synchronously, once (snack_bar)
-                if judged_ledger(self.ctx) is not None:
-                    self.ctx.page.run_task(self.put_back, removed)
-
-            show_snack(self.ctx, _("Record removed: {date}, {foul}").format(
-                date=_.format_date(removed.date), foul=removed.foul), action=_("Undo"), on_action=undo)
-        self.ctx.page.update()
-
-    async def put_back(self, removed: Record) -> None:
-        """Undo: the removed record written back (in a worker thread); nothing once the session
-        is no longer the judge's (locked meanwhile)."""
-        if judged_ledger(self.ctx) is None:
-            return
-        await self.saved(self.ledger.restore, removed)
-        self.fill()
-        self.ctx.page.update()
-
 
 def _countdown(ctx: AppContext, status, today: datetime.date) -> ft.Control:
     _ = ctx._
@@ -529,8 +550,8 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     """The sum of the player's penalty points (P, from the records that carry a number) and how
     many records it counts."""
     _ = ctx._
-    points = sum(r.points or 0 for r in records)
-    counted = sum(1 for r in records if r.points)
+    points = sum(r.points or 0 for r in records if r.counts)  # a revoked record counts for nothing
+    counted = sum(1 for r in records if r.points and r.counts)
     value = f"{_.format_decimal(points)}P"
     note = _.ngettext("from {n} record with points", "from {n} records with points", counted).format(n=counted)
     label = _("Total penalty points")
@@ -542,8 +563,7 @@ def penalty_total(ctx: AppContext, records: list[Record]) -> ft.Control:
     ]))
 
 
-def _record_card(ctx: AppContext, r: Record,
-                 remove: Callable[[Record], Awaitable[None]]) -> ft.Control:
+def _record_card(ctx: AppContext, r: Record, page: "_PlayerPage") -> ft.Control:
     _ = ctx._
     rs = ctx.library.rulesets.get(r.ruleset)
     facts = [_.format_date(r.date), rs.short if rs else r.ruleset]
@@ -554,7 +574,17 @@ def _record_card(ctx: AppContext, r: Record,
         ft.Text(r.foul, size=BODY, weight=ft.FontWeight.W_600),
         ft.Text(penalty, size=BODY),
     ]
-    if r.strike:
+    where = [t for t in (_("Table {table}").format(table=r.table) if r.table else "",
+                         _("Hanchan {n}").format(n=r.hanchan) if r.hanchan else "") if t]
+    if where:
+        lines.insert(1, ft.Text(" · ".join(where), size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
+    if r.revoked is not None:
+        lines.append(ft.Text(_("Revoked {when}: {reason}").format(
+            when=_.format_date(r.revoked.time.date()), reason=r.revoked.reason),
+            size=SMALL, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
+    if r.reason:
+        lines.append(ft.Text(r.reason, size=SMALL))
+    if r.strike and r.counts:
         lines.append(ft.Container(
             content=ft.Text(_("Strike"), size=12, weight=ft.FontWeight.W_700,
                             color=ft.Colors.ON_ERROR_CONTAINER),
@@ -563,15 +593,122 @@ def _record_card(ctx: AppContext, r: Record,
     if r.note:
         lines.append(ft.Text(r.note, size=SMALL, italic=True))
 
-    async def on_remove(e) -> None:
-        await remove(r)
+    if r.revoked is not None:
+        async def on_unrevoke(e) -> None:
+            await page.unrevoke(r)
+
+        button = icon_button(ft.Icons.RESTORE, _("Restore record"), on_unrevoke, key=f"unrevoke-{r.id}")
+    else:
+        button = icon_button(ft.Icons.BLOCK, _("Revoke record"), lambda e: page.ask_reason(r),
+                             key=f"revoke-{r.id}")
+    if page.revoking == r.id:
+        reason = ft.TextField(label=_("Why is it revoked?"), multiline=True, min_lines=1,
+                              max_length=ledger_mod.MAX_NOTE, key="revoke-reason", autofocus=True)
+
+        async def on_confirm(e) -> None:
+            await page.revoke(r, reason.value or "")
+
+        lines.append(reason)
+        lines.append(ft.Row([
+            ft.FilledButton(_("Revoke"), icon=ft.Icons.BLOCK, height=TOUCH, on_click=on_confirm,
+                            key="revoke-confirm"),
+            ft.TextButton(_("Cancel"), height=TOUCH, on_click=page.cancel_revoke, key="revoke-cancel"),
+        ], wrap=True))
 
     return ft.Container(
         content=ft.Row([
             ft.Column(lines, spacing=4, expand=True, tight=True),
-            icon_button(ft.Icons.DELETE_OUTLINE, _("Remove record"), on_remove,
-                        key=f"remove-{r.id}"),
+            button,
         ], vertical_alignment=ft.CrossAxisAlignment.START),
         padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
         key=f"record-{r.id}",
     )
+
+
+# ------------------------------------------------------------------ /incidents
+
+def build_incidents(ctx: AppContext) -> ft.View:
+    """The day's incidents (``?date=YYYY-MM-DD``, default today) by time, with table and hanchan,
+    filterable by table; CSV export for the organiser (:meth:`Ledger.incidents_csv`)."""
+    _ = ctx._
+    ledger = judged_ledger(ctx)
+    if ledger is None:
+        return _loading(ctx, _("The day's incidents"))
+    try:
+        day = ledger_mod.parse_date(ctx.query.get("date") or datetime.date.today().isoformat())
+    except ValueError:
+        day = datetime.date.today()
+    listing = ft.Column(spacing=8, key="incidents")
+    out = ft.Column()
+    table = ft.TextField(label=_("Filter by table"), max_length=ledger_mod.MAX_TABLE, key="incidents-table",
+                         dense=False)
+
+    def fill(e=None) -> None:
+        try:
+            recs = ledger.incidents(day, (table.value or "").strip() or None)
+        except ValueError as exc:
+            listing.controls = [error_box(readable(exc, _))]
+        else:
+            listing.controls = [_incident_card(ctx, r) for r in recs] or [
+                empty_note(_("No incidents recorded on this day."))]
+        if e is not None:
+            ctx.page.update()
+
+    table.on_change = fill
+    fill()
+
+    async def export(e) -> None:
+        where = (table.value or "").strip() or None
+        try:
+            text = await off_loop(ledger.incidents_csv, day, where)
+            import re
+
+            name = f"incidents-{day.isoformat()}" + (
+                "-" + (re.sub(r"[^\w.-]+", "_", where).strip("_.") or "table") if where else "") + ".csv"
+            if in_browser(ctx):
+                await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
+                msg = _("Exported as {name}").format(name=name)
+            else:
+                from handbook.paths import data_dir
+                from handbook.storage import atomic_write_text
+
+                folder = data_dir() / EXPORT_FOLDER
+                folder.mkdir(parents=True, exist_ok=True)
+                await off_loop(atomic_write_text, folder / name, text)
+                msg = _("Exported to {path}").format(path=str(folder / name))
+        except (OSError, ValueError) as exc:
+            out.controls = [error_box(_("Export failed: {reason}").format(reason=str(exc)))]
+            ctx.page.update()
+            return
+        out.controls = [ft.Text(msg, size=SMALL, selectable=True, key="incidents-export-result")]
+        ctx.page.update()
+
+    controls: list[ft.Control] = [
+        ft.Text(_.format_date(day), size=BODY, weight=ft.FontWeight.W_600),
+        table,
+        listing,
+        ft.OutlinedButton(_("Export CSV"), icon=ft.Icons.TABLE_VIEW, style=tall_style(), on_click=export,
+                          key="incidents-export"),
+        out,
+    ]
+    return ctx.view(route=ctx.route, title=_("The day's incidents"), controls=controls)
+
+
+def _incident_card(ctx: AppContext, r: Record) -> ft.Control:
+    _ = ctx._
+    where = " · ".join(t for t in (r.created.astimezone().strftime("%H:%M"),
+                                   _("Table {table}").format(table=r.table) if r.table else "",
+                                   _("Hanchan {n}").format(n=r.hanchan) if r.hanchan else "") if t)
+    lines: list[ft.Control] = [
+        ft.Text(where, size=SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(f"{player_label(r)} — {r.foul}", size=BODY, weight=ft.FontWeight.W_600),
+        ft.Text(r.penalty + (f" ({r.points}P)" if r.points is not None else ""), size=BODY),
+    ]
+    if r.reason:
+        lines.append(ft.Text(r.reason, size=SMALL))
+    if r.revoked is not None:
+        lines.append(ft.Text(_("Revoked {when}: {reason}").format(
+            when=_.format_date(r.revoked.time.date()), reason=r.revoked.reason),
+            size=SMALL, weight=ft.FontWeight.W_700, color=ft.Colors.ERROR))
+    return ft.Container(content=ft.Column(lines, spacing=4, tight=True), padding=12, border_radius=12,
+                        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), key=f"incident-{r.id}")
