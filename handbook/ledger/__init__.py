@@ -23,7 +23,7 @@ import datetime
 import io
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -43,13 +43,15 @@ from handbook.core.model import PenaltyRow
 from handbook.ledger.fields import (
     FIRST_DAY as FIRST_DAY, LAST_DAY as LAST_DAY, MAX_CLUB, MAX_NAME, MAX_NOTE,
     MAX_POINTS as MAX_POINTS, MAX_TEXT, ID_RE, FieldError, check_text, clean_text, created_at,
-    csv_cell, csv_line, short_repr, csv_uncell, fold_key, parse_bool,
+    csv_cell, csv_line, csv_uncell, fold_key, parse_bool,
     parse_date as parse_date, parse_kind, parse_points, player_key, record_day, split_player_key, visible_text,
+    MAX_TABLE as MAX_TABLE, MAX_HANCHAN as MAX_HANCHAN, check_table, check_hanchan, short_id,
+    LedgerImportError as LedgerImportError, REQUIRED as REQUIRED, MAX_PROBLEMS as MAX_PROBLEMS, MAX_IMPORT_BYTES as MAX_IMPORT_BYTES,
 )
 from handbook.ledger.records import (
     STRIKE_RULESET, V1_FIELDS, ContentIds, ImportResult, Player, Record, Revocation, export_name,
     from_doc, is_strike_record, player_of, replace_record, revocation_of,
-    strike_dates_of as strike_dates_of,
+    strike_dates_of as strike_dates_of, Snapshot,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,56 +75,8 @@ INCIDENT_COLUMNS = ("time", "table", "hanchan", "player", "club", "ruleset", "fo
 #: a JSON entry's fields (``revoked`` is one object there; CSV splits it into two columns)
 JSON_FIELDS = FIELDS[:-1]
 #: the longest table name (characters) and the highest hanchan number
-MAX_TABLE = 20
-MAX_HANCHAN = 99
 
 
-def check_table(value: object) -> str | None:
-    """A table as given (text; ``None`` or blank: not said); ``FieldError`` naming ``table``."""
-    if value is None:
-        return None
-    return check_text(value, "table", limit=MAX_TABLE, required=False) or None
-
-
-def check_hanchan(value: object, *, csv_text: bool = False) -> int | None:
-    """A hanchan number, 1 to :data:`MAX_HANCHAN` (``None``: not said); ``FieldError`` naming
-    ``hanchan``."""
-    if value is None or (csv_text and isinstance(value, str) and not value.strip()):
-        return None
-    if csv_text and isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HANCHAN:
-        raise FieldError(f"hanchan: must be a whole number from 1 to {MAX_HANCHAN}, got "
-                         f"{short_repr(value)}")
-    return value
-
-
-def short_id(value: object) -> str:
-    return short_repr(value)
-REQUIRED = ("player", "date", "ruleset", "foul")
-MAX_PROBLEMS = 20  # an import error lists at most this many problems
-#: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
-#: under it). Larger files are refused before they are parsed.
-MAX_IMPORT_BYTES = 2 * 1024 * 1024
-
-
-class LedgerImportError(ValueError):
-    """An import was refused. ``problems`` lists every ``"line N: …"`` / ``"entry N: …"`` found
-    (at most :data:`MAX_PROBLEMS`); the message starts with the first."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
-        more = "" if len(self.problems) == 1 else f" (and {len(self.problems) - 1} more problem(s))"
-        super().__init__(f"{self.problems[0]}{more}; nothing was imported")
-
-    def __reduce__(self) -> tuple[type[LedgerImportError], tuple[list[str]]]:
-        # pickled whole: an import's own process hands it back (:mod:`handbook.ledger.isolated`)
-        return type(self), (self.problems,)
-
-
-#: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
-#: injection"); the apostrophe is escaped too so that unescaping is exact
-# --- the ledger ----------------------------------------------------------------------------
 
 class Ledger:
     """Records in a TinyDB database (see :func:`handbook.storage.open_db`), checked against a
@@ -136,7 +90,7 @@ class Ledger:
         #: stored documents the last read skipped: ``(document id, reason)``; they stay in the
         #: file unchanged (a newer version's record, a hand edit) and the UI reports them
         self.unreadable: list[tuple[int, str]] = []
-        self._snap: _Snapshot | None = None
+        self._snap: Snapshot | None = None
         #: imports running in a process of their own (:func:`import_isolated`): until they end,
         #: readers keep the records as they stood rather than parse the file the import rewrote
         self._importing = 0
@@ -206,7 +160,7 @@ class Ledger:
         return row.strike
 
     # reading ----------------------------------------------------------------------------------
-    def _snapshot(self) -> "_Snapshot":
+    def _snapshot(self) -> "Snapshot":
         """The stored records, parsed once per version of the stored data (see
         :func:`handbook.storage.data_version`): a ledger of 60,000 records is read and parsed
         again only after someone wrote it, not on every screen."""
@@ -229,7 +183,7 @@ class Ledger:
                 # a stored document this version cannot read is left untouched, and reported
                 unreadable.append((doc.doc_id, str(exc)))
         self.unreadable = unreadable
-        snap = _Snapshot(version, out, unreadable)
+        snap = Snapshot(version, out, unreadable)
         if version is not None:
             self._snap = snap
         return snap
@@ -247,7 +201,7 @@ class Ledger:
         is still the stored data: the next read need not parse them again. ``players``: their
         players as :meth:`players` lists them, when the other process worked them out too."""
         if version is not None and version == data_version(self.db):
-            self._snap = _Snapshot(version, pairs, unreadable, players)
+            self._snap = Snapshot(version, pairs, unreadable, players)
             self.unreadable = unreadable
 
     def _all(self) -> list[tuple[int, Record]]:
@@ -624,7 +578,7 @@ class Ledger:
                 # the records just written are known: the next screen need not parse them again
                 version = data_version(self.db)
                 if version is not None and self._snap is before:
-                    self._snap = _Snapshot(version, [*before.pairs, *zip(ids, new, strict=True)],
+                    self._snap = Snapshot(version, [*before.pairs, *zip(ids, new, strict=True)],
                                            before.unreadable)
         return ImportResult(added=len(new), skipped=skipped, records=tuple(new))
 
@@ -726,43 +680,6 @@ class Ledger:
             rid = content_ids(content)
         return Record(rid, name, club, day, ruleset, row.id, row.foul, penalty, kind, points, strike, note,
                       created, table, hanchan, reason, revoked)
-
-
-class _Snapshot:
-    """The records of one version of the stored data, with what the screens ask of them worked
-    out once: in date order, by player (folded :func:`player_key`), the players."""
-
-    def __init__(self, version: object, pairs: list[tuple[int, Record]],
-                 unreadable: list[tuple[int, str]], players: list[Player] | None = None) -> None:
-        self.version = version
-        self.pairs = pairs
-        self.unreadable = unreadable
-        self._ordered: list[Record] | None = None
-        self._by_player: dict[str, list[Record]] | None = None
-        self._players = players
-
-    def ordered(self) -> list[Record]:
-        if self._ordered is None:
-            self._ordered = sorted((r for _, r in self.pairs), key=lambda r: (r.date, r.created, r.id))
-        return self._ordered
-
-    def by_player(self) -> dict[str, list[Record]]:
-        if self._by_player is None:
-            found: dict[str, list[Record]] = {}
-            keys: dict[tuple[str, str | None], str] = {}
-            for r in self.ordered():
-                k = keys.get((r.player, r.club))
-                if k is None:
-                    k = keys[(r.player, r.club)] = fold_key(r.player_key)
-                found.setdefault(k, []).append(r)
-            self._by_player = found
-        return self._by_player
-
-    def players(self) -> list[Player]:
-        if self._players is None:
-            out = [player_of(recs) for recs in self.by_player().values()]
-            self._players = sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
-        return self._players
 
 
 # the large import in a process of its own (imports Ledger from here, so it comes last)

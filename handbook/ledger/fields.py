@@ -297,3 +297,55 @@ def parse_kind(value: object) -> str | None:
     if not isinstance(value, str) or value not in {p.value for p in Penalty}:
         raise FieldError(f"kind {value!r} is not one of {', '.join(p.value for p in Penalty)}")
     return value
+
+
+MAX_TABLE = 20
+MAX_HANCHAN = 99
+
+
+def check_table(value: object) -> str | None:
+    """A table as given (text; ``None`` or blank: not said); ``FieldError`` naming ``table``."""
+    if value is None:
+        return None
+    return check_text(value, "table", limit=MAX_TABLE, required=False) or None
+
+
+def check_hanchan(value: object, *, csv_text: bool = False) -> int | None:
+    """A hanchan number, 1 to :data:`MAX_HANCHAN` (``None``: not said); ``FieldError`` naming
+    ``hanchan``."""
+    if value is None or (csv_text and isinstance(value, str) and not value.strip()):
+        return None
+    if csv_text and isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_HANCHAN:
+        raise FieldError(f"hanchan: must be a whole number from 1 to {MAX_HANCHAN}, got "
+                         f"{short_repr(value)}")
+    return value
+
+
+def short_id(value: object) -> str:
+    return short_repr(value)
+REQUIRED = ("player", "date", "ruleset", "foul")
+MAX_PROBLEMS = 20  # an import error lists at most this many problems
+#: the largest file an import reads (bytes; a season's ledger of a few thousand records is well
+#: under it). Larger files are refused before they are parsed.
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+
+
+class LedgerImportError(ValueError):
+    """An import was refused. ``problems`` lists every ``"line N: …"`` / ``"entry N: …"`` found
+    (at most :data:`MAX_PROBLEMS`); the message starts with the first."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        more = "" if len(self.problems) == 1 else f" (and {len(self.problems) - 1} more problem(s))"
+        super().__init__(f"{self.problems[0]}{more}; nothing was imported")
+
+    def __reduce__(self) -> tuple[type[LedgerImportError], tuple[list[str]]]:
+        # pickled whole: an import's own process hands it back (:mod:`handbook.ledger.isolated`)
+        return type(self), (self.problems,)
+
+
+#: a CSV cell starting with one of these is run as a formula by spreadsheets (OWASP "CSV
+#: injection"); the apostrophe is escaped too so that unescaping is exact
+# --- the ledger ----------------------------------------------------------------------------

@@ -244,3 +244,40 @@ def from_doc(doc: Mapping[str, Any]) -> Record:
 def strike_dates_of(records: Iterable[Record]) -> list[datetime.date]:
     """The Strike days among ``records`` (AZRM records with ``strike`` true)."""
     return sorted(r.date for r in records if is_strike_record(r))
+
+
+class Snapshot:
+    """The records of one version of the stored data, with what the screens ask of them worked
+    out once: in date order, by player (folded :func:`player_key`), the players."""
+
+    def __init__(self, version: object, pairs: list[tuple[int, Record]],
+                 unreadable: list[tuple[int, str]], players: list[Player] | None = None) -> None:
+        self.version = version
+        self.pairs = pairs
+        self.unreadable = unreadable
+        self._ordered: list[Record] | None = None
+        self._by_player: dict[str, list[Record]] | None = None
+        self._players = players
+
+    def ordered(self) -> list[Record]:
+        if self._ordered is None:
+            self._ordered = sorted((r for _, r in self.pairs), key=lambda r: (r.date, r.created, r.id))
+        return self._ordered
+
+    def by_player(self) -> dict[str, list[Record]]:
+        if self._by_player is None:
+            found: dict[str, list[Record]] = {}
+            keys: dict[tuple[str, str | None], str] = {}
+            for r in self.ordered():
+                k = keys.get((r.player, r.club))
+                if k is None:
+                    k = keys[(r.player, r.club)] = fold_key(r.player_key)
+                found.setdefault(k, []).append(r)
+            self._by_player = found
+        return self._by_player
+
+    def players(self) -> list[Player]:
+        if self._players is None:
+            out = [player_of(recs) for recs in self.by_player().values()]
+            self._players = sorted(out, key=lambda p: (p.name.casefold(), (p.club or "").casefold()))
+        return self._players

@@ -41,7 +41,7 @@ _BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
     "payments": ("scoring", "build_payments"),
     "ledger": ("ledger", "build_ledger"),
     "player": ("ledger", "build_player"),
-    "incidents": ("ledger", "build_incidents"),
+    "incidents": ("incidents_day", "build_incidents"),
     "study": ("study", "build_study"),
     "study-progress": ("study", "build_progress"),
     "exam": ("study", "build_exam"),
