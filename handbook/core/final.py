@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from handbook.core.rulings import SEATS, FinalSpec, _check_ruleset, _library, _rulings
+from handbook.core.rulings import SEATS, FinalSpec, check_ruleset, loaded_library, rulings_of
 from handbook.core.texts import N_, Note
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,9 +111,9 @@ def _sum_message(diff: int, expected: int, total: int, deposits: int, start: int
 def final_editions(ruleset: str, *, library: "Library | None" = None) -> dict[str | None, str]:
     """The editions :func:`final_score` can follow for ``ruleset``: ``{None: the source's text,
     edition id: its name}`` (EMA RCR adds ``"2016"``). Raises ``ValueError`` for an unknown ruleset."""
-    lib = library or _library()
-    data = _rulings(lib).final
-    rid = _check_ruleset(ruleset, data, "final_score")
+    lib = library or loaded_library()
+    data = rulings_of(lib).final
+    rid = check_ruleset(ruleset, data, "final_score")
     spec = data[rid]
     out: dict[str | None, str] = {None: spec.edition_name or lib.rulesets[rid].edition}
     out.update({k: v["name"] for k, v in spec.editions.items()})
@@ -150,9 +150,9 @@ def final_score(ruleset: str, scores: Mapping[str, int], *, deposits: int = 0,
     source states (:func:`final_editions`; EMA RCR ``"2016"``: a chombo is 20P after uma, entered
     under ``penalties``); its notes come first. ``ValueError`` names the allowed editions otherwise.
     """
-    lib = library or _library()
-    data = _rulings(lib).final
-    rid = _check_ruleset(ruleset, data, "final_score")
+    lib = library or loaded_library()
+    data = rulings_of(lib).final
+    rid = check_ruleset(ruleset, data, "final_score")
     spec: FinalSpec = data[rid]
     if edition is not None and (not isinstance(edition, str) or edition not in spec.editions):
         raise ValueError(f"edition: {edition!r} is not an edition the {rid} end of hanchan can follow; allowed: "

@@ -90,7 +90,7 @@ from handbook.paths import CONTENT_DIR
 __all__ = ["ContentError", "Problem", "default_library", "load_library"]
 
 from handbook.core.schema import (  # noqa: F401 - the schema's names are the loader's too
-    SLUG, SECTION_REF, KINDS, SECTION_LINK, _obj, STR,
+    SLUG, SECTION_REF, KINDS, SECTION_LINK, object_schema, STR,
     NONEMPTY, STRLIST, SLUGLIST, REFLIST, TOOLS, TOOLLIST,
     SCHEMAS,
 )
@@ -99,6 +99,25 @@ def _entry(d: Any, key: str, i: int) -> str:
     if isinstance(d, dict) and isinstance(d.get(key), str):
         return d[key]
     return f"#{i + 1}"
+
+
+def _unique_entries(col: Collector, kind: str, items: list, file: str, key: str, duplicate: tuple[str, str],
+                    failed: set[str] | None = None):
+    """Each ``(entry label, item)`` of ``items`` that passes ``kind``'s schema and whose ``key`` was not
+    seen before, in order. An item that fails the schema is reported by ``col`` and, when its ``key``
+    can be read, added to ``failed``; a repeated ``key`` is reported as ``duplicate`` (code, message)."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        entry = _entry(item, key, i)
+        if not col.check(kind, item, file, entry):
+            if failed is not None and isinstance(item, dict) and isinstance(item.get(key), str):
+                failed.add(item[key])
+            continue
+        if item[key] in seen:
+            col.add(duplicate[0], file, entry, duplicate[1])
+            continue
+        seen.add(item[key])
+        yield entry, item
 
 
 def _clean(text: str) -> str:
@@ -406,18 +425,9 @@ def _load_rules(col: Collector, root: Path, rid: str, unchecked: set[str]):
         if col.check("chapter", ch, file, f"chapter {_entry(ch, 'ref', i)}"):
             chapters.append(Chapter(ch["ref"], ch["title"], _clean(ch.get("text", ""))))
     chapter_refs = {c.ref for c in chapters}
-    seen: set[str] = set()
     sections: list[Section] = []
-    for i, s in enumerate(doc.get("section", [])):
-        entry = _entry(s, "ref", i)
-        if not col.check("section", s, file, entry):
-            if isinstance(s, dict) and isinstance(s.get("ref"), str):
-                failed.add(s["ref"])
-            continue
-        if s["ref"] in seen:
-            col.add("HB020", file, entry, "this section ref appears twice")
-            continue
-        seen.add(s["ref"])
+    for entry, s in _unique_entries(col, "section", doc.get("section", []), file, "ref",
+                                    ("HB020", "this section ref appears twice"), failed):
         search = None
         if "search" in s:
             if not col.check("search", s["search"], file, f"{entry} search"):
@@ -546,17 +556,9 @@ def _load_glossary(col: Collector, root: Path, rulesets: dict[str, Ruleset], kno
     if doc is None or not col.check("glossary", doc, file, ""):
         return []
     terms: list[Term] = []
-    ids: set[str] = set()
-    raw_ok: list[dict] = []
-    for i, t in enumerate(doc.get("term", [])):
-        entry = _entry(t, "id", i)
-        if not col.check("term", t, file, entry):
-            continue
-        if t["id"] in ids:
-            col.add("HB040", file, entry, "this term id appears twice")
-            continue
-        ids.add(t["id"])
-        raw_ok.append(t)
+    raw_ok = [t for _, t in _unique_entries(col, "term", doc.get("term", []), file, "id",
+                                            ("HB040", "this term id appears twice"))]
+    ids = {t["id"] for t in raw_ok}
     for t in raw_ok:
         refs = []
         for ref in t.get("refs", []):
@@ -669,15 +671,8 @@ def _load_fouls(col: Collector, root: Path, rulesets: dict[str, Ruleset], term_i
     category_ids = {c.id for c in categories}
     fouls: dict[str, Foul] = {}
     failed: set[str] = set()
-    for i, f in enumerate(doc.get("foul", [])):
-        entry = _entry(f, "id", i)
-        if not col.check("foul", f, file, entry):
-            if isinstance(f, dict) and isinstance(f.get("id"), str):
-                failed.add(f["id"])
-            continue
-        if f["id"] in fouls:
-            col.add("HB061", file, entry, "this foul id is listed twice")
-            continue
+    for entry, f in _unique_entries(col, "foul", doc.get("foul", []), file, "id",
+                                    ("HB061", "this foul id is listed twice"), failed):
         if f["category"] not in category_ids:
             col.add("HB065", file, entry, f"category {f['category']!r} is not a [[category]] of fouls.toml "
                                           f"(allowed: {', '.join(c.id for c in categories)})")

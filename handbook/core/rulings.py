@@ -74,15 +74,15 @@ class ChomboSettlement:
     foul_id: str | None = None
 
 
-def _library() -> "Library":
+def loaded_library() -> "Library":
     return default_library()
 
 
-def _rulings(lib: "Library") -> Rulings:
+def rulings_of(lib: "Library") -> Rulings:
     return lib.rulings
 
 
-def _check_ruleset(ruleset: object, known: Mapping[str, Any], what: str) -> str:
+def check_ruleset(ruleset: object, known: Mapping[str, Any], what: str) -> str:
     if not isinstance(ruleset, str) or ruleset not in known:
         raise ValueError(f"ruleset: {what} has no rule for {ruleset!r}; allowed: {', '.join(sorted(known))}")
     return ruleset
@@ -99,9 +99,9 @@ def revealed_tiles(ruleset: str, tiles: int, *, source: str = "hand", during_dea
     from matters). Raises ``ValueError`` for an unknown ruleset, ``tiles`` not a whole number from
     1 to 136, or an unknown ``source``.
     """
-    lib = library or _library()
-    data = _rulings(lib).revealed
-    rid = _check_ruleset(ruleset, data, "revealed_tiles")
+    lib = library or loaded_library()
+    data = rulings_of(lib).revealed
+    rid = check_ruleset(ruleset, data, "revealed_tiles")
     if isinstance(tiles, bool) or not isinstance(tiles, int) or not 1 <= tiles <= MAX_TILES:
         raise ValueError(f"tiles: must be a whole number from 1 to {MAX_TILES}, got {tiles!r}")
     if source not in SOURCES:
@@ -126,8 +126,8 @@ def chombo_fouls(ruleset: str, *, library: "Library | None" = None) -> list["Pen
     """The fouls :func:`chombo` accepts for ``ruleset``: for each foul id of its penalty table that
     has a chombo row, the first such row (source order). Raises ``ValueError`` for an unknown
     ruleset."""
-    lib = library or _library()
-    rid = _check_ruleset(ruleset, _rulings(lib).chombo, "chombo")
+    lib = library or loaded_library()
+    rid = check_ruleset(ruleset, rulings_of(lib).chombo, "chombo")
     out: dict[str, "PenaltyRow"] = {}
     for r in lib.rulesets[rid].penalties:
         if r.kind is Penalty.CHOMBO and r.id not in out:
@@ -140,9 +140,9 @@ def chombo_editions(ruleset: str, *, library: "Library | None" = None) -> dict[s
     edition id: its name}`` (EMA RCR: ``{None: "EMA RCR — text before 2016 …", "2016": "EMA RCR 2016
     …"}``); only ``{None: …}`` where no public source states another. Raises ``ValueError`` for an
     unknown ruleset."""
-    lib = library or _library()
-    data = _rulings(lib).chombo
-    rid = _check_ruleset(ruleset, data, "chombo")
+    lib = library or loaded_library()
+    data = rulings_of(lib).chombo
+    rid = check_ruleset(ruleset, data, "chombo")
     spec = data[rid]
     out: dict[str | None, str] = {None: spec.get("edition_name", lib.rulesets[rid].edition)}
     out.update({k: v["name"] for k, v in spec.get("editions", {}).items()})
@@ -191,9 +191,9 @@ def chombo(ruleset: str, offender: str, *, foul: str | None = None, edition: str
     1 April 2016 20,000 points (20P) come off the offender's score after uma and nothing is paid at
     the table. ``ValueError`` names the allowed editions of the ruleset for any other value.
     """
-    lib = library or _library()
-    data = _rulings(lib).chombo
-    rid = _check_ruleset(ruleset, data, "chombo")
+    lib = library or loaded_library()
+    data = rulings_of(lib).chombo
+    rid = check_ruleset(ruleset, data, "chombo")
     if offender not in SEATS:
         raise ValueError(f"offender: must be a seat wind, one of {', '.join(SEATS)} (East is the dealer), got {offender!r}")
     spec = _edition_spec(rid, data[rid], edition)

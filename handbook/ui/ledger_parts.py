@@ -71,7 +71,7 @@ def needs_judge_points(row: PenaltyRow) -> bool:
 
 # ------------------------------------------------------------------ shared pieces
 
-def _damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
+def ledger_damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     reports = ledger.damages
     if not reports:
         return []
@@ -105,7 +105,7 @@ def write_error(ctx: AppContext, exc: OSError) -> str:
                  "writable, then try again.").format(reason=reason)
 
 
-def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
+def unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     """A notice for stored records this version cannot read (left in the file, not shown)."""
     bad = ledger.unreadable
     if not bad:
@@ -124,7 +124,7 @@ def _unreadable_note(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
                              vertical_alignment=ft.CrossAxisAlignment.START))]
 
 
-def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
+def refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
     """A dialog listing why a file was refused (nothing was imported)."""
     _ = ctx._
 
@@ -143,7 +143,7 @@ def _refused_dialog(ctx: AppContext, name: str, problems: list[str]) -> None:
     ctx.page.show_dialog(dlg)
 
 
-def _heading(text: str) -> ft.Control:
+def section_heading(text: str) -> ft.Control:
     return ft.Semantics(header=True, content=ft.Container(
         content=ft.Text(text, size=MEDIUM - 2, weight=ft.FontWeight.W_700, color=ft.Colors.PRIMARY),
         padding=ft.Padding.only(top=12, bottom=4)))
@@ -155,7 +155,7 @@ def in_browser(ctx: AppContext) -> bool:
     return is_web() or bool(getattr(ctx.page, "web", False))
 
 
-def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
+def export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
                      out: ft.Column) -> ft.Control:
     _ = ctx._
 
@@ -202,4 +202,4 @@ def _export_controls(ctx: AppContext, ledger: Ledger, player: str | None,
     )
 
 
-__all__ = ["_damage_banner", "_export_controls", "_heading", "_refused_dialog", "_unreadable_note", "damage_text", "in_browser", "needs_judge_points", "picked_bytes", "player_label", "row_label", "strike_note", "write_error"]
+__all__ = ["damage_text", "export_controls", "in_browser", "ledger_damage_banner", "needs_judge_points", "picked_bytes", "player_label", "refused_dialog", "row_label", "section_heading", "strike_note", "unreadable_note", "write_error"]

@@ -2,7 +2,7 @@
 protocol directly (``flet_load.py``, no browser), against the served app on 127.0.0.1.
 
 Each probe says whether the app held; the figures are printed and kept in
-``benchmark.extra_info``, and README.md ("What an attacker on the hall's network was shown")
+``benchmark.extra_info``, and docs/security-tests.md ("What an attacker on the hall's network was shown")
 keeps a table of them. The probes:
 
 * **dropped sockets** -- 300 sessions whose socket is reset while the server is still sending

@@ -359,13 +359,13 @@ def test_what_a_player_brings_to_the_table_is_a_foreign_object(library, query):
 
 
 def test_a_stem_has_one_synonym_group():
-    from handbook.core.search.folding import SYNONYMS, _stem
+    from handbook.core.search.folding import SYNONYMS, stem_of
 
     group_of: dict[str, tuple[str, ...]] = {}
     twice = set()
     for group in SYNONYMS:
         for word in group:
-            stem = _stem(word)
+            stem = stem_of(word)
             if group_of.setdefault(stem, group) is not group:
                 twice.add(word)
     # earphone and headphone are both a device and an earbud: known, the later group wins

@@ -172,7 +172,7 @@ def test_a_phrase_is_found_in_a_title_as_by_scanning_every_title(library):
     for doc in index.docs:
         for run in runs:
             if doc.stem_set.issuperset(run):
-                scanned = any(folding._contains(t, run) for t in doc.title_stems)
+                scanned = any(folding.contains_run(t, run) for t in doc.title_stems)
                 assert doc.has_phrase(run) == scanned, (doc.hit.ref, run)
                 checked += 1
     assert checked > 1000
@@ -210,7 +210,7 @@ def test_short_japanese_words_are_found_as_by_scanning_every_field(library):
     index.search("見せ牌")
     fields = index._ja_fields
     chars = sorted({c for text, _d, _w in fields for c in text if not c.isascii()})
-    pairs = sorted({run[i:i + 2] for text, _d, _w in fields for run in folding._CJK.findall(text)
+    pairs = sorted({run[i:i + 2] for text, _d, _w in fields for run in folding.CJK_RUN.findall(text)
                     for i in range(len(run) - 1)})
     words = chars[::2] + pairs[::7] + ["牌", "手牌", "見せ", "ツモ", "つも", "x", "ぁ"]
     for word in words:

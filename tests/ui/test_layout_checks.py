@@ -6,7 +6,7 @@ what it must not report (a node inside another, a list row scrolled half out of 
 from __future__ import annotations
 
 import pytest
-from tests.support.layout_checks import MIN_TARGET, OVERLAP_PX, problems
+from tests.support.layout_checks import MIN_TARGET, OVERLAP_PX, cut_controls, problems, whole_controls
 
 VW, VH = 412, 915
 
@@ -71,3 +71,29 @@ def test_a_list_row_half_scrolled_out_of_its_list_is_judged_only_in_full_view():
     assert problems(screen(half_out)) == []
     in_view = button(0, "Open §2.4", y=200, h=20, clip=lst)
     assert problems(screen(in_view))
+
+
+def target(name, *, role="button", x=12, y=100, w=388, h=MIN_TARGET) -> dict:
+    """A control as Chromium's accessibility tree gives it (``layout_checks.ax_targets``)."""
+    return {"role": role, "name": name, "x": x, "y": y, "w": w, "h": h}
+
+
+def test_the_accessibility_tree_s_controls_are_judged_not_the_dom_s_attributes():
+    """A control Flutter's DOM marks no way the DOM walk knew (no role, no flt-tappable) is still a
+    control when the accessibility tree says so, and is judged by its size there."""
+    dom = node(0, "Study: cards and exam", y=100, h=33)  # not "interactive" in the DOM's reading
+    assert problems(screen(dom)) == []
+    [found] = problems({**screen(dom), "targets": [target("Study: cards and exam", h=33)]})
+    assert found == "button 'Study: cards and exam' is 388 x 33 px"
+
+
+def test_a_row_cut_by_its_list_s_edge_counts_as_cut_until_it_is_seen_whole():
+    lst = {"x": 0, "y": 100, "w": VW, "h": 735}  # the list ends at the navigation bar (y 835)
+    cut_dom = node(0, "Dead Hand", x=12, y=791, w=388, h=44, clip=lst)
+    cut = {**screen(cut_dom), "targets": [target("Dead Hand", y=791, h=44)]}
+    assert problems(cut) == []
+    assert list(cut_controls(cut).values()) == [
+        "button 'Dead Hand' showed only 388 x 44 px at y 791 (cut by its list's edge) and was never seen whole"]
+    assert whole_controls(cut) == set()
+    whole = {**screen(node(0, "Dead Hand", x=12, y=491, w=388, h=60, clip=lst)), "targets": [target("Dead Hand", y=491, h=60)]}
+    assert whole_controls(whole) == {("button", "Dead Hand")} and problems(whole) == []

@@ -10,7 +10,7 @@ import threading
 from collections import defaultdict
 
 from handbook.core.model import Hit
-from handbook.core.search.doc import _Doc
+from handbook.core.search.doc import Doc
 
 
 @contextlib.contextmanager
@@ -70,7 +70,7 @@ def _memoised(match):
     return memoised
 
 
-class _Kept:
+class Keeping:
     """The parts of :class:`~handbook.core.search.SearchIndex` about keeping: per-process state,
     the memo, the building's state as plain data."""
 
@@ -110,12 +110,12 @@ class _Kept:
         return out
 
     @classmethod
-    def from_state(cls, state: dict) -> "_Kept":
+    def from_state(cls, state: dict) -> "Keeping":
         """The index :meth:`state` was taken from. Raises ``KeyError``, ``TypeError`` or
         ``ValueError`` on a state that is not one."""
         self = cls.__new__(cls)
         with paused_gc():
-            self.docs = [_Doc(Hit(*hit), *rest) for hit, *rest in state["docs"]]
+            self.docs = [Doc(Hit(*hit), *rest) for hit, *rest in state["docs"]]
             self._postings = defaultdict(dict, state["_postings"])
             for name in ("_sections", "_row_refs", "_rows_of", "_stems"):
                 setattr(self, name, defaultdict(list, state[name]))

@@ -21,7 +21,7 @@ _KIND = {"pong": "pon", "ponned": "pon", "pon'd": "pon", "pon’d": "pon", "ぽ�
          "ankan": "kan", "minkan": "kan", "daiminkan": "kan", "kakan": "kan"}
 
 
-def _call_kind(word: str) -> str:
+def call_kind(word: str) -> str:
     return _KIND.get(word, word)
 
 
@@ -47,7 +47,7 @@ def swap_by_tiles(folded: str) -> bool:
         called = tile(call.group("tile"))
         forbidden = {called}
         with_tiles = call.group("with")
-        if with_tiles and _call_kind(call.group("call")) == "chii":
+        if with_tiles and call_kind(call.group("call")) == "chii":
             numbers = [int(c) for c in re.findall(r"[1-9]", with_tiles)]
             seq = sorted([called[0], *numbers])
             if len(numbers) == 2 and seq == list(range(seq[0], seq[0] + 3)):
@@ -75,3 +75,7 @@ SAME_TILE_DISCARDED = re.compile(
     r"|(?<![a-z])(?:pon|chii)(?![a-z])[^.;?]{0,30}?\b(?:onaji|onnaji)\s+hai\s+(?:wo\s+|o\s+)?(?:\w+\s+){0,2}?"
     r"(?:kitta|kiru|kitte|sute\w*|dahai)\b")
 
+
+#: the name the incident grammar (handbook/core/search/grammar.py, being rewritten for issue 43) still
+#: imports; drop with its branch (tests/test_private_names.py)
+_call_kind = call_kind

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from handbook.core.search.calls import _call_kind
+from handbook.core.search.calls import call_kind
 
 # a tenpai or noten declaration that the hand contradicts: "turned his hand up as tenpai but he is
 # noten", "was tenpai but declared noten", "said noten, then ... said actually tenpai"
@@ -114,5 +114,5 @@ def said_instead(folded: str) -> str | None:
                 if groups.get(x))
     if a == b:
         return None
-    kinds = {_WORD_KIND.get(w, _call_kind(w)) for w in (a, b)}
+    kinds = {_WORD_KIND.get(w, call_kind(w)) for w in (a, b)}
     return "confusing win declaration" if kinds <= _WINS and len(kinds) == 2 else "confusing call"

@@ -79,13 +79,13 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 _MACRONS = str.maketrans({"ā": "aa", "ī": "ii", "ū": "uu", "ē": "ee", "ō": "ou", "â": "aa",
                           "î": "ii", "û": "uu", "ê": "ee", "ô": "ou"})
 _M_BEFORE = re.compile(r"m(?=[bpm])")
-_ROMAJI_CHANGES = re.compile(r"[-'’]|m[bpm]|ou|oo|uu|aa|ii|ee")  # what romaji_key rewrites
-_WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
+ROMAJI_CHANGES = re.compile(r"[-'’]|m[bpm]|ou|oo|uu|aa|ii|ee")  # what romaji_key rewrites
+WORD = re.compile(r"[0-9a-z]+(?:[-'’][0-9a-z]+)*")
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
 # the content words of a Japanese sentence: runs of kanji (the stem of a verb or noun without its
 # okurigana: 鳴いた -> 鳴, 倒して -> 倒) and runs of katakana (ロン, テンパイ); hiragana runs are
 # particles and verb endings
-_JA_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3005]+|[\u30a1-\u30fa\u30fc]{2,}")
+JA_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3005]+|[\u30a1-\u30fa\u30fc]{2,}")
 _REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
 
 _stemmer = snowballstemmer.stemmer("english")
@@ -133,7 +133,7 @@ def romaji_key(word: str) -> str:
     """The spelling-insensitive key of one folded latin word: long vowels collapsed, ``m`` before
     b/p/m as ``n``, hyphens and apostrophes dropped (``ryūkyoku``, ``ryuukyoku`` and ``ryukyoku``
     all give ``ryukyoku``; ``chombo`` gives ``chonbo``)."""
-    if not _ROMAJI_CHANGES.search(word):  # most English words: nothing below applies
+    if not ROMAJI_CHANGES.search(word):  # most English words: nothing below applies
         return word
     word = word.replace("-", "").replace("'", "").replace("’", "")
     word = _M_BEFORE.sub("n", word)
@@ -150,7 +150,7 @@ def words(text: str) -> tuple[str, ...]:
     """Folded latin words of ``text``; hyphenated words give their parts and the joined form
     (memoised: a query's words are read by its units and again by its name bonuses)."""
     out: list[str] = []
-    for m in _WORD.finditer(fold(text)):
+    for m in WORD.finditer(fold(text)):
         w = m.group(0)
         if "-" in w or "'" in w or "’" in w:
             parts = re.split(r"[-'’]", w)
@@ -188,7 +188,7 @@ def romaji_bases(key: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _stem(key: str) -> str:
+def stem_of(key: str) -> str:
     """Snowball English stem of a key (numbers and mixed keys stay as they are); memoised, as the
     pure-Python stemmer costs ~30 µs a word."""
     return _stemmer.stemWord(key) if key.isalpha() else key
@@ -197,7 +197,7 @@ def _stem(key: str) -> str:
 # the ways a name or an incident says something was not done, as one word for the name bonuses:
 # "never said riichi" meets "did not say riichi" ("without" is left out: it names what is missing,
 # "riichi without the deposit")
-_NEGATION = {_stem(romaji_key(w)): "not" for w in (
+_NEGATION = {stem_of(romaji_key(w)): "not" for w in (
     "not", "no", "never", "didn", "don", "doesn", "wasn", "isn", "hasn", "haven", "cannot",
     "forgot", "forget", "forgetting", "forgotten", "missing", "omit", "omitted")}
 
@@ -206,7 +206,7 @@ _NEGATION = {_stem(romaji_key(w)): "not" for w in (
 def stems(text: str) -> tuple[str, ...]:
     """The stemmed, spelling-insensitive keys of ``text``'s words, stopwords left out, the ways of
     saying "not" as ``not``."""
-    out = (_stem(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
+    out = (stem_of(romaji_key(w)) for w in words(text) if w not in STOPWORDS and "-" not in w)
     return tuple(_NEGATION.get(x, x) for x in out)
 
 
@@ -235,7 +235,7 @@ def warm_lemmatizer() -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _known_english(word: str) -> bool:
+def known_english(word: str) -> bool:
     """Whether simplemma's English dictionary has ``word`` (an English word is no typo); False
     where simplemma is not installed."""
     if _lemmatizer() is None:
@@ -261,11 +261,11 @@ def lemma(word: str) -> str:
         return word
 
 
-_SYNONYM_OF: dict[str, tuple[str, ...]] = {}
+SYNONYM_OF: dict[str, tuple[str, ...]] = {}
 for _group in SYNONYMS:
     _stems_of_group = tuple(dict.fromkeys(_stemmer.stemWord(w) for w in _group))
     for _s in _stems_of_group:
-        _SYNONYM_OF[_s] = tuple(x for x in _stems_of_group if x != _s)
+        SYNONYM_OF[_s] = tuple(x for x in _stems_of_group if x != _s)
 
 #: a romaji verb form's stem -> its English word's stem and that word's synonyms
 #: (:mod:`handbook.core.search.romaji`); one way: the English word gains no romaji synonyms, and a
@@ -275,18 +275,18 @@ for _english, *_romaji in ROMAJI_VERB_GROUPS:
     _home = _stemmer.stemWord(_english)
     for _f in _romaji:
         _s = _stemmer.stemWord(romaji_key(_f))
-        if _s not in _SYNONYM_OF and _s != _home:
-            ROMAJI_VERB_OF.setdefault(_s, (_home, *_SYNONYM_OF.get(_home, ())))
+        if _s not in SYNONYM_OF and _s != _home:
+            ROMAJI_VERB_OF.setdefault(_s, (_home, *SYNONYM_OF.get(_home, ())))
 
 
 @functools.lru_cache(maxsize=1024)
-def _typed_keys(typed: tuple[str, ...]) -> frozenset[str]:
+def typed_keys(typed: tuple[str, ...]) -> frozenset[str]:
     """The spelling-insensitive keys of typed romaji names, each written as one word."""
     return frozenset(romaji_key(fold(t).replace(" ", "")) for t in typed)
 
 
 @functools.lru_cache(maxsize=8192)
-def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
+def key_counts(text: str) -> tuple[tuple[str, float], ...]:
     """The spelling-insensitive keys of ``text``'s words (stopwords left out), each with the
     weight factor of its count (``1 + 0.3 ln n``);
     memoised, as the fouls' names and aliases are indexed once for every table's rows."""
@@ -294,7 +294,7 @@ def _key_counts(text: str) -> tuple[tuple[str, float], ...]:
     get = counts.get
     token_keys = _TOKEN_KEYS
     # each distinct token once, with its count (a key's first occurrence keeps its place)
-    for token, n in Counter(_WORD.findall(fold(text))).items():
+    for token, n in Counter(WORD.findall(fold(text))).items():
         keys = token_keys.get(token)
         if keys is None:
             keys = token_keys[token] = _token_keys(token)
@@ -307,7 +307,7 @@ _TOKEN_KEYS: dict[str, tuple[str, ...]] = {}  # a folded token -> its keys (see 
 
 
 def _token_keys(token: str) -> tuple[str, ...]:
-    """The spelling-insensitive keys of one folded token of :data:`_WORD` (a hyphenated token
+    """The spelling-insensitive keys of one folded token of :data:`WORD` (a hyphenated token
     gives its parts and the joined form), stopwords left out."""
     parts = words(token) if ("-" in token or "'" in token or "’" in token) else (token,)
     return tuple(romaji_key(w) for w in parts if w not in STOPWORDS)
@@ -322,7 +322,7 @@ def _count_factor(n: int) -> float:
 
 
 
-def _deletions(word: str, depth: int) -> frozenset[str]:
+def deletions_of(word: str, depth: int) -> frozenset[str]:
     """``word`` and every string made by deleting ``depth`` or fewer of its characters."""
     out = {word}
     frontier = out
@@ -333,7 +333,7 @@ def _deletions(word: str, depth: int) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _damerau_levenshtein():
+def damerau_levenshtein():
     """RapidFuzz's Damerau-Levenshtein distance, imported by the first typo (~10 ms of a start
     that may never need it)."""
     from rapidfuzz.distance import DamerauLevenshtein
@@ -341,7 +341,7 @@ def _damerau_levenshtein():
     return DamerauLevenshtein.distance
 
 
-def _contains(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
+def contains_run(seq: tuple[str, ...], sub: tuple[str, ...]) -> bool:
     n = len(sub)
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
 

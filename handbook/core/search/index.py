@@ -10,22 +10,22 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from handbook.core.model import Hit
-from handbook.core.search.cache import _Kept, paused_gc
-from handbook.core.search.doc import _KIND_ORDER, _Doc
-from handbook.core.search.folding import _key_counts, _stem, _typed_keys, fold, ref_keys, romaji_key, stems, words
-from handbook.core.search.japanese import _forms, _ja_parts, _term_japanese, kana_fold, romaji_of
-from handbook.core.search.matching import _Matching
+from handbook.core.search.cache import Keeping, paused_gc
+from handbook.core.search.doc import KIND_ORDER, Doc
+from handbook.core.search.folding import key_counts, stem_of, typed_keys, fold, ref_keys, romaji_key, stems, words
+from handbook.core.search.japanese import exact_forms, ja_parts, term_japanese, kana_fold, romaji_of
+from handbook.core.search.matching import QueryMatching
 from handbook.core.search.ranking import W, _Ranking
 
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Library
 
 
-class SearchIndex(_Ranking, _Matching, _Kept):
+class SearchIndex(_Ranking, QueryMatching, Keeping):
     """An inverted index over a :class:`~handbook.core.model.Library`, built once at load time."""
 
     def __init__(self, library: "Library") -> None:
-        self.docs: list[_Doc] = []
+        self.docs: list[Doc] = []
         self._postings: dict[str, dict[int, float]] = defaultdict(dict)
         self._sections: dict[str, list[int]] = defaultdict(list)   # section ref -> rule docs
         self._row_refs: dict[tuple[str, str | None], list[int]] = defaultdict(list)
@@ -45,9 +45,9 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         self._fuzzy_keys = [k for k in self._keys if len(k) >= 4 and k.isalpha()]
         self._stems: dict[str, list[str]] = defaultdict(list)
         for k in self._keys:
-            self._stems[_stem(k)].append(k)
+            self._stems[stem_of(k)].append(k)
         self._idf_n = len(self.docs)
-        self._kind_rank = [_KIND_ORDER[doc.hit.kind] for doc in self.docs]  # ties: terms, rules, rows
+        self._kind_rank = [KIND_ORDER[doc.hit.kind] for doc in self.docs]  # ties: terms, rules, rows
         # the result a document counts for: its own, or its foul's in its ruleset (one per row page)
         self._groups = [(doc.hit.kind, doc.ruleset, doc.hit.ref) if doc.hit.kind == "penalty" else (d,)
                         for d, doc in enumerate(self.docs)]
@@ -67,7 +67,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         if not text:
             return
         post = self._postings
-        for key, factor in _key_counts(text):
+        for key, factor in key_counts(text):
             score = weight * factor
             docs = post[key]
             cur = docs.get(doc_id)
@@ -94,7 +94,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
                     w = W.foul_term / math.sqrt(self._fouls_of_term[tid])
                     for x in t.romaji:
                         self._add(0, x.replace("-", "").replace(" ", ""), w)
-                    for x in _term_japanese(t):
+                    for x in term_japanese(t):
                         if x:
                             self._add_romaji_w(0, x, t.romaji, w)
             for key, docs in self._postings.items():
@@ -168,7 +168,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         """The romaji of a kana name at ``weight``, where no typed spelling gives it (returned
         when added)."""
         romaji = romaji_of(kana)
-        if not romaji or romaji_key(romaji) in _typed_keys(typed):
+        if not romaji or romaji_key(romaji) in typed_keys(typed):
             return None
         self._add(doc_id, romaji, weight)
         return romaji
@@ -249,7 +249,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
             # a two-character word -> the docs holding it, as _ja_containing gives them
             pair_units: dict[str, dict[int, float]] = defaultdict(dict)
             for doc_id, text, weight, name in self._ja_pending:
-                folded, grams_of_text, parts = _ja_parts(text)
+                folded, grams_of_text, parts = ja_parts(text)
                 field = len(fields)
                 fields.append((folded, doc_id, weight))
                 for g in grams_of_text:
@@ -272,7 +272,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
             self._ja_grams = grams  # last: its presence says the tables are whole
             self._ja_pending = []
 
-    def _new(self, doc: _Doc) -> int:
+    def _new(self, doc: Doc) -> int:
         self.docs.append(doc)
         return len(self.docs) - 1
 
@@ -324,7 +324,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
             per_ruleset: dict[str, int] = defaultdict(int)
             for rs, _ref in t.refs:
                 per_ruleset[rs] += 1
-            japanese = [x for x in _term_japanese(t) if x]
+            japanese = [x for x in term_japanese(t) if x]
             own = {kana_fold(fold(x)) for x in japanese}
             for key in t.refs:
                 d = rule_doc.get(key)
@@ -357,7 +357,7 @@ class SearchIndex(_Ranking, _Matching, _Kept):
                         self._add(d, x, W.search_alias)
                     for x in t.romaji:
                         self._add(d, x, W.search_name)
-                    for x in _term_japanese(t):
+                    for x in term_japanese(t):
                         self._add_ja(d, x, W.search_name, name=True)
                         self._add_romaji_w(d, x, t.romaji, W.search_name)
                 for x in words_.aliases:
@@ -372,10 +372,10 @@ class SearchIndex(_Ranking, _Matching, _Kept):
     def _index_sections(self, rs) -> None:
         """A ruleset's sections, and its Editions page when it has one."""
         for s in rs.sections:
-            d = self._new(_Doc(
+            d = self._new(Doc(
                 Hit("rule", rs.id, s.ref, s.title, s.title_ja), rs.id,
                 titles=(fold(s.title),), title_stems=(stems(s.title),),
-                exact=_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
+                exact=exact_forms(s.title, *(s.title_ja or "").split("・")), listed=True))
             self._add(d, s.title, W.title)
             self._add(d, s.text, W.text * 2.0)
             self._add_ja(d, s.title_ja, W.title, name=True)
@@ -385,9 +385,9 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         if editions:
             # the Editions page (/rules/<id>/editions): "2016", "edition", "WRC 2015"; a ruleset
             # that borrows another's editions lists them only when it is chosen
-            d = self._new(_Doc(
+            d = self._new(Doc(
                 Hit("rule", rs.id, "editions", "Editions", None), rs.id,
-                titles=("editions",), title_stems=(stems("Editions"),), exact=_forms("Editions"),
+                titles=("editions",), title_stems=(stems("Editions"),), exact=exact_forms("Editions"),
                 listed=all(e.ruleset in ("", rs.id) for e in editions), editions=True))
             self._add(d, "editions edition history", W.title)
             for e in editions:
@@ -416,10 +416,10 @@ class SearchIndex(_Ranking, _Matching, _Kept):
         cited = tuple(rule_doc[(rs.id, ref)] for ref, _item in ref_keys(r.ref or "")
                       if (rs.id, ref) in rule_doc)
         names = (r.foul, *((foul.name, *foul.aliases) if foul else ()))
-        d = self._new(_Doc(
+        d = self._new(Doc(
             Hit("penalty", rs.id, r.id, r.foul, r.penalty, row=r.index), rs.id,
             titles=tuple(fold(x) for x in names), title_stems=tuple(stems(x) for x in names),
-            exact=_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
+            exact=exact_forms(*names, *((*foul.japanese, *foul.reading, *foul.romaji) if foul else ())),
             listed=listed, foul=r.id, cites=cited))
         # a row the same in several tables (WRC and its lower column, Rakkii Nomi): indexed once, copied
         self._copy_postings(d, self._row_template(r, foul), new=True)
@@ -436,12 +436,12 @@ class SearchIndex(_Ranking, _Matching, _Kept):
 
     def _index_term(self, t, fouls, rule_doc: dict[tuple, int], rows_of_foul: dict[str, list[int]]) -> None:
         names = (t.term, *t.romaji)
-        japanese = _term_japanese(t)
-        d = self._new(_Doc(
+        japanese = term_japanese(t)
+        d = self._new(Doc(
             Hit("term", None, t.id, t.term, t.japanese), None,
             titles=tuple(fold(x) for x in (t.term, *t.aliases)),
             title_stems=tuple(stems(x) for x in (t.term, *t.romaji, *t.aliases)),
-            exact=_forms(*(x for x in (*names, *japanese, *t.aliases) if x))
+            exact=exact_forms(*(x for x in (*names, *japanese, *t.aliases) if x))
             + tuple(fold(x).replace(" ", "").replace("-", "") for x in names),
             listed=True, cites=tuple(rule_doc[r] for r in t.refs if r in rule_doc),
             lifts=tuple(x for f in fouls.values() if t.id in f.terms for x in rows_of_foul[f.id])))

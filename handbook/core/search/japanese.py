@@ -11,7 +11,7 @@ try:  # kana -> romaji for the readings (pure Python); without it romaji come fr
 except ImportError:  # pragma: no cover - a trimmed build
     _kana2alphabet = None
 
-from handbook.core.search.folding import _CJK, fold, romaji_key
+from handbook.core.search.folding import CJK_RUN, fold, romaji_key
 
 _SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖづ", "あいうえおつやゆよわかけつ")
 # the kanji spellings judges mix, written the one way (after katakana became hiragana)
@@ -33,7 +33,7 @@ def kana_fold(text: str) -> str:
     full-size, ー and doubled vowels dropped (しょうはい, ショーハイ -> しよはい), ヅ as ツ, and
     喰/食, 自摸/ツモ, 和了/アガリ, 錯和/チョンボ written one way."""
     if len(text) > 64:  # a long field: only its Japanese runs change (the rest is copied)
-        return _CJK.sub(_kana_fold_run, text)
+        return CJK_RUN.sub(_kana_fold_run, text)
     return _kana_fold(text)
 
 
@@ -57,10 +57,10 @@ def _kana_fold(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def _ja_parts(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def ja_parts(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """A Japanese field's folded form, its character pairs, and its name parts (split at ・ and /)."""
     folded = kana_fold(fold(text))
-    grams = tuple(dict.fromkeys(g for run in _CJK.findall(folded) for g in _bigrams(run)))
+    grams = tuple(dict.fromkeys(g for run in CJK_RUN.findall(folded) for g in bigrams(run)))
     parts = tuple(p for p in re.split(r"[・/、()（） ]+", folded) if len(p) >= 2 and not p.isascii())
     return folded, grams, parts
 
@@ -78,17 +78,17 @@ def romaji_of(japanese: str) -> str | None:
     return _kana2alphabet(hira).replace("-", "").replace(" ", "")
 
 
-_NO_DOCS: dict[int, float] = {}  # a unit matching nothing (shared: never changed)
-_LONGEST_NAME = 24  # characters: longer Japanese names are matched as substrings of the fields only
+NO_DOCS: dict[int, float] = {}  # a unit matching nothing (shared: never changed)
+LONGEST_NAME = 24  # characters: longer Japanese names are matched as substrings of the fields only
 
 
-def _bigrams(run: str) -> list[str]:
+def bigrams(run: str) -> list[str]:
     """The overlapping character pairs of a Japanese run (one character gives itself)."""
     return [run[i:i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
 
 
 @functools.lru_cache(maxsize=4096)
-def _forms(*texts: str) -> tuple[str, ...]:
+def exact_forms(*texts: str) -> tuple[str, ...]:
     """The folded strings a query must equal for an exact match, and their spelling-insensitive keys."""
     out: list[str] = []
     for t in texts:
@@ -98,14 +98,14 @@ def _forms(*texts: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=8192)
 def _forms_of(text: str) -> tuple[str, ...]:
-    """:func:`_forms` of one text (a foul's names come again in every table's rows)."""
+    """:func:`exact_forms` of one text (a foul's names come again in every table's rows)."""
     f = fold(text)
     out = [f, " ".join(romaji_key(w) for w in f.split())]
     if not f.isascii():
         out.append(kana_fold(f))
     return tuple(out)
 
-def _term_japanese(t) -> tuple[str, ...]:
+def term_japanese(t) -> tuple[str, ...]:
     """A glossary term's Japanese spellings and kana readings (``喰い替え/食い替え``: each)."""
     return (*(t.japanese or "").split("/"), *(t.reading or "").split("/"))
 

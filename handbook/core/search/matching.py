@@ -11,11 +11,11 @@ import unicodedata
 from collections import defaultdict
 
 from handbook.core.model import Hit
-from handbook.core.search.doc import _Doc
+from handbook.core.search.doc import Doc
 from handbook.core.search.folding import (
-    _CJK, _JA_WORD, _ROMAJI_CHANGES, _SYNONYM_OF, _WORD, ROMAJI_VERB_OF, STOPWORDS, _damerau_levenshtein, _deletions, _known_english,
-    _stem, fold, lemma, romaji_bases, romaji_key, words)
-from handbook.core.search.japanese import _LONGEST_NAME, _NO_DOCS, _bigrams, kana_fold
+    CJK_RUN, JA_WORD, ROMAJI_CHANGES, SYNONYM_OF, WORD, ROMAJI_VERB_OF, STOPWORDS, damerau_levenshtein, deletions_of, known_english,
+    stem_of, fold, lemma, romaji_bases, romaji_key, words)
+from handbook.core.search.japanese import LONGEST_NAME, NO_DOCS, bigrams, kana_fold
 
 _HOW_MANY = re.compile(r"\bhow (many|much)\b")
 JA_SENTENCE = 5  # characters: a Japanese query this long is also matched word by word
@@ -36,12 +36,12 @@ def _call_word(m: re.Match) -> str:
     word = m.group(1)
     if word in _CALL_WORDS or word in STOPWORDS:
         return m.group(0)
-    distance = _damerau_levenshtein()
+    distance = damerau_levenshtein()
     near = [c for c in _CALL_WORDS if distance(word, c) == 1]
     return m.group(0)[:m.start(1) - m.start(0)] + near[0] if len(near) == 1 else m.group(0)
 
 
-class _Matching:
+class QueryMatching:
     """The parts of :class:`~handbook.core.search.SearchIndex` that match a query's words."""
 
     def _candidates(self, word: str, is_last: bool) -> dict[str, float]:
@@ -50,17 +50,17 @@ class _Matching:
         found: dict[str, float] = {}
         if key in self._postings:
             found[key] = 1.0
-        for k in self._stems.get(_stem(key), ()):
+        for k in self._stems.get(stem_of(key), ()):
             found.setdefault(k, 0.95)
         base = lemma(word)
         if base != word:  # an irregular form: took -> take, drew -> draw
             bkey = romaji_key(base)
             if bkey in self._postings:
                 found.setdefault(bkey, 0.95)
-            for k in self._stems.get(_stem(bkey), ()):
+            for k in self._stems.get(stem_of(bkey), ()):
                 found.setdefault(k, 0.9)
-        bstem = _stem(romaji_key(base))
-        for other in _SYNONYM_OF.get(bstem) or ROMAJI_VERB_OF.get(bstem, ()):
+        bstem = stem_of(romaji_key(base))
+        for other in SYNONYM_OF.get(bstem) or ROMAJI_VERB_OF.get(bstem, ()):
             for k in self._stems.get(other, ()):
                 found.setdefault(k, 0.75)
         if key.isalpha() and not any(q >= 0.9 for q in found.values()):  # a romaji verb form: agatta -> agari
@@ -78,7 +78,7 @@ class _Matching:
                     quality = 0.55 if dist == 1 else 0.45
                     found.setdefault(k, quality)
                     # the corrected word matches its other forms too (revaeled -> revealed -> revealing)
-                    for other in self._stems.get(_stem(k), ()):
+                    for other in self._stems.get(stem_of(k), ()):
                         found.setdefault(other, quality * 0.95)
         return found
 
@@ -90,7 +90,7 @@ class _Matching:
         ``limit`` edits (each edit -- insertion, deletion, substitution, transposition -- is undone
         by deleting one character on each side at most): those few are measured, not the whole
         vocabulary."""
-        variants = _deletions(key, limit)
+        variants = deletions_of(key, limit)
         near: set[str] = set()
         for length in range(max(4, len(key) - limit), len(key) + limit + 1):
             table = self._deletion_table(length, limit)
@@ -98,7 +98,7 @@ class _Matching:
                 found = table.get(v)
                 if found is not None:
                     near.update(found)
-        distance = _damerau_levenshtein()
+        distance = damerau_levenshtein()
         out = []
         for k in near:
             dist = distance(key, k, score_cutoff=limit)
@@ -115,7 +115,7 @@ class _Matching:
             built: dict[str, list[str]] = defaultdict(list)
             for k in self._fuzzy_keys:
                 if len(k) == length:
-                    for v in _deletions(k, depth):
+                    for v in deletions_of(k, depth):
                         built[v].append(k)
             table = self._deletion_tables[(length, depth)] = dict(built)
         return table
@@ -195,9 +195,9 @@ class _Matching:
         """Docs whose Japanese holds one content word of a sentence (a kanji stem, a katakana word),
         each doc's best field counting (a word of one or two characters: looked up, read only)."""
         if len(word) == 1:
-            return self._ja_chars().get(word, _NO_DOCS)
+            return self._ja_chars().get(word, NO_DOCS)
         if len(word) == 2:
-            return self._ja_pair_units.get(word, _NO_DOCS)
+            return self._ja_pair_units.get(word, NO_DOCS)
         per: dict[int, float] = {}
         for doc, s in self._ja_containing(word):
             if s > per.get(doc, 0.0):
@@ -207,7 +207,7 @@ class _Matching:
     def _ja_containing(self, seg: str):
         """Fields holding ``seg``, two characters or more (their rarest shared character pair
         narrows the scan)."""
-        pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(_bigrams(seg))]
+        pairs = [self._field_grams.get(g, ()) for g in dict.fromkeys(bigrams(seg))]
         for i in min(pairs, key=len) if pairs else ():
             text, doc, w = self._ja_fields[i]
             if seg in text:
@@ -233,7 +233,7 @@ class _Matching:
         """Names standing inside the query (携帯が鳴った holds 携帯): every piece looked up once."""
         names = self._ja_name_index
         for a in range(len(seg)):
-            for b in range(a + 2, min(len(seg), a + _LONGEST_NAME) + 1):
+            for b in range(a + 2, min(len(seg), a + LONGEST_NAME) + 1):
                 if b - a < len(seg):
                     for doc, w in names.get(seg[a:b], ()):
                         yield doc, w * (0.4 + 0.6 * (b - a) / len(seg))
@@ -249,7 +249,7 @@ class _Matching:
         none overlapping one taken before."""
         names, starts = self._ja_name_index, self._ja_name_starts
         found = [(a, b) for a in range(len(seg) - 2) if seg[a:a + 2] in starts
-                 for b in range(a + 3, min(len(seg), a + _LONGEST_NAME) + 1)
+                 for b in range(a + 3, min(len(seg), a + LONGEST_NAME) + 1)
                  if b - a < len(seg) and seg[a:b] in names]
         taken: list[tuple[int, int]] = []
         for a, b in sorted(found, key=lambda ab: ab[0] - ab[1]):
@@ -260,7 +260,7 @@ class _Matching:
     def _ja_pairs(self, seg: str):
         """A sentence (手牌を倒して見せてしまった): the share of its character pairs a field holds,
         each pair counted by its rarity; pairs found nowhere (particles) do not count."""
-        grams = [self._ja_grams[g] for g in dict.fromkeys(_bigrams(seg)) if g in self._ja_grams]
+        grams = [self._ja_grams[g] for g in dict.fromkeys(bigrams(seg)) if g in self._ja_grams]
         weights = [(docs, math.log(1.0 + self._idf_n / (1.0 + len(docs)))) for docs in grams]
         total = sum(w for _d, w in weights)
         acc: dict[int, float] = defaultdict(float)
@@ -274,8 +274,8 @@ class _Matching:
         """The units of a Japanese sentence's content words (see :meth:`_units`), and of the names
         of a few fouls standing inside it."""
         out: list[tuple[dict[int, float], int, bool]] = []
-        raw_cjk = _CJK.findall(unicodedata.normalize("NFKC", raw))
-        ja_words = list(dict.fromkeys(_JA_WORD.findall(" ".join(raw_cjk))))
+        raw_cjk = CJK_RUN.findall(unicodedata.normalize("NFKC", raw))
+        ja_words = list(dict.fromkeys(JA_WORD.findall(" ".join(raw_cjk))))
         if ja_words != raw_cjk:  # a sentence, not one word typed in katakana
             for w in ja_words:
                 word = kana_fold(fold(w))
@@ -295,7 +295,7 @@ class _Matching:
             # (先ヅモして手牌に入れちゃった holds 先ヅモ: 先 and ヅモ) is a word of it too
             # (a run of kana alone, りゅうきょく, is one word: as リュウキョク, nothing inside it)
             folded_words = {kana_fold(fold(w)) for w in ja_words}
-            for seg in _CJK.findall(q) if ja_words else ():
+            for seg in CJK_RUN.findall(q) if ja_words else ():
                 for name in self._names_within(kana_fold(seg)):
                     if not any(name in w for w in folded_words):
                         unit = self._ja_word_unit(name)
@@ -310,16 +310,16 @@ class _Matching:
         the whole corpus and whether it is narrowed to ``ruleset``'s scope already, and the latin
         part of the query."""
         units: list[tuple[dict[int, float], int, bool]] = []
-        for seg in _CJK.findall(q):
+        for seg in CJK_RUN.findall(q):
             folded = kana_fold(seg)
             unit = self.japanese_unit(folded)
             units.append((unit, self._ja_rarity(folded, unit), False))
-        if raw and sum(len(seg) for seg in _CJK.findall(q)) >= JA_SENTENCE:
+        if raw and sum(len(seg) for seg in CJK_RUN.findall(q)) >= JA_SENTENCE:
             units += self._ja_sentence_units(q, raw)
-        latin = _HOW_MANY.sub("how", _CJK.sub(" ", q))  # "how many" asks; "too many tiles" names
+        latin = _HOW_MANY.sub("how", CJK_RUN.sub(" ", q))  # "how many" asks; "too many tiles" names
         qwords = [w for w in words(latin) if w not in STOPWORDS]
         # hyphenated query words: match the joined form, not each part separately
-        raw = [m.group(0) for m in _WORD.finditer(latin)]
+        raw = [m.group(0) for m in WORD.finditer(latin)]
         joined = [w.replace("-", "") for w in raw if "-" in w]
         if joined:
             parts = {p for w in raw if "-" in w for p in w.split("-")}
@@ -336,14 +336,14 @@ class _Matching:
     def _knows(self, word: str) -> bool:
         """Whether the index has ``word``, as typed or by its stem."""
         key = romaji_key(word)
-        return key in self._postings or _stem(key) in self._stems
+        return key in self._postings or stem_of(key) in self._stems
 
     def split_compounds(self, q: str) -> str:
         """``q`` (folded) with each word the index does not have but two of its words make written
         apart (:meth:`compound_parts`): "riichistick" -> "riichi stick"."""
         if not any(len(w) >= 8 for w in q.split()):
             return q
-        return _WORD.sub(lambda m: " ".join(self.compound_parts(m.group(0))), q)
+        return WORD.sub(lambda m: " ".join(self.compound_parts(m.group(0))), q)
 
     def compound_parts(self, word: str) -> tuple[str, ...]:
         """A word the index does not have, made of two it has ("riichistick" -> riichi, stick;
@@ -369,7 +369,7 @@ class _Matching:
         ("forgot to take the caled tile" -> "called"), for the incident grammar, whose patterns
         name words exactly (the words' own matching forgives typos already: :meth:`_candidates`)."""
         if any(len(w) >= 4 for w in q.split()):
-            q = _WORD.sub(lambda m: self.spelled_word(m.group(0)), q)
+            q = WORD.sub(lambda m: self.spelled_word(m.group(0)), q)
         return _CALLED.sub(_call_word, q) if _CALLED.search(q) else q
 
     def spelled_word(self, word: str) -> str:
@@ -381,18 +381,18 @@ class _Matching:
         if done is not None:
             return done
         out = word
-        if len(word) >= 4 and word.isalpha() and not self._knows(word) and not _known_english(word):
+        if len(word) >= 4 and word.isalpha() and not self._knows(word) and not known_english(word):
             near = self._typo_matches(romaji_key(word), 2 if len(word) >= 9 else 1)
             best = [k for k, dist in near if dist == near[0][1]] if near else []
             if len(word) == 4:  # only a declared word ("tumo", its Kunrei spelling, is as near)
                 best = [k for k in best if k in _DECLARED]
-            if len(best) == 1 and _ROMAJI_CHANGES.search(best[0]) is None:
+            if len(best) == 1 and ROMAJI_CHANGES.search(best[0]) is None:
                 out = best[0]
         if len(self._spelled) < 8192:
             self._spelled[word] = out
         return out
 
-    def _in_scope(self, doc: _Doc, ruleset: str | None, editions: bool = False) -> bool:
+    def _in_scope(self, doc: Doc, ruleset: str | None, editions: bool = False) -> bool:
         if doc.editions is not editions:
             return False
         if ruleset is None:
@@ -419,7 +419,7 @@ class _Matching:
             return []
         docs = self.docs
         allowed = {d for d in self._scope(ruleset, False) if docs[d].hit.kind == kind}
-        for seg in _CJK.findall(q):
+        for seg in CJK_RUN.findall(q):
             seg = kana_fold(seg)
             found = ({d for d, s in self._ja_containing(seg) if s >= least} if len(seg) > 1 else
                      {d for d, s in self._ja_word_unit(seg).items() if s >= least})
@@ -427,7 +427,7 @@ class _Matching:
             allowed &= found
             if not allowed:
                 return []
-        latin = _CJK.sub(" ", q).strip()
+        latin = CJK_RUN.sub(" ", q).strip()
         if latin:
             units, _latin, _joined = self._units(latin, "", ruleset=ruleset)
             for per, n, _narrowed in units:

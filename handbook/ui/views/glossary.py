@@ -15,15 +15,15 @@ from handbook.ui.text import ref_label
 from handbook.ui.titles import section_title, term_title
 from handbook.ui.titles import sorted_terms as _sorted_terms
 from handbook.ui.widgets import (
-    entry_actions,
-    refresh,
     BODY_SIZE,
     SMALL_SIZE,
     badge,
     empty_note,
+    entry_actions,
     filter_field,
     nav_tile,
     note_box,
+    refresh,
     rich_text,
     section_heading,
 )

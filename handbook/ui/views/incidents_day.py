@@ -14,6 +14,7 @@ from handbook.storage import off_loop
 from handbook.ui.context import AppContext
 from handbook.ui.errors import readable
 from handbook.ui.gate import judged_ledger
+from handbook.ui.ledger_parts import EXPORT_FOLDER, in_browser, player_label
 from handbook.ui.widgets import (
     BODY_SIZE as BODY,
     SMALL_SIZE as SMALL,
@@ -23,12 +24,6 @@ from handbook.ui.widgets import (
 )
 
 
-from handbook.ui.ledger_parts import (  # noqa: F401 - player_label, damage_text, ... are this screen's names too
-    player_label, row_label, strike_note, picked_bytes, needs_judge_points,
-    _damage_banner, damage_text, write_error, _unreadable_note, _refused_dialog,
-    _heading, in_browser, _export_controls,
-    EXPORT_FOLDER,
-)
 
 
 def _loading(ctx: AppContext, title: str) -> ft.View:

@@ -48,8 +48,8 @@ from handbook.ui.widgets import (
 
 from handbook.ui.ledger_parts import (  # noqa: F401 - player_label, damage_text, ... are this screen's names too
     player_label, row_label, strike_note, picked_bytes, needs_judge_points,
-    _damage_banner, damage_text, write_error, _unreadable_note, _refused_dialog,
-    _heading, in_browser, _export_controls,
+    ledger_damage_banner, damage_text, write_error, unreadable_note, refused_dialog,
+    section_heading, in_browser, export_controls,
     EXPORT_FOLDER,
 )
 
@@ -72,16 +72,16 @@ def build_ledger(ctx: AppContext) -> ft.View:
     importer = _Importer(ctx, ledger, on_imported=players.refill)
     export_out = ft.Column()
     controls: list[ft.Control] = [
-        *_damage_banner(ctx, ledger),
-        *_unreadable_note(ctx, ledger),
+        *ledger_damage_banner(ctx, ledger),
+        *unreadable_note(ctx, ledger),
         ft.TextButton(_("The day's incidents"), icon=ft.Icons.LIST_ALT, height=TOUCH, key="open-incidents",
                       on_click=lambda e: ctx.navigate("/incidents")),
-        _heading(_("Players")),
+        section_heading(_("Players")),
         *players.controls(),
-        _heading(_("Add a record")),
+        section_heading(_("Add a record")),
         *form.controls(),
-        _heading(_("Export and import")),
-        _export_controls(ctx, ledger, None, export_out),
+        section_heading(_("Export and import")),
+        export_controls(ctx, ledger, None, export_out),
         export_out,
         *importer.controls(),
     ]
@@ -383,7 +383,7 @@ class _Importer:
             result = await ledger_mod.import_isolated(self.ledger, data, name=name)
         except LedgerImportError as exc:
             text = _("{name} was not imported: {problems}").format(name=name, problems="; ".join(exc.problems))
-            _refused_dialog(self.ctx, name, exc.problems)
+            refused_dialog(self.ctx, name, exc.problems)
             self.show(error_box(text))
             return
         except ValueError as exc:
@@ -415,8 +415,8 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
     page = _PlayerPage(ctx, ledger, key)
     export_out = ft.Column()
     controls: list[ft.Control] = [
-        *_damage_banner(ctx, ledger),
-        *_unreadable_note(ctx, ledger),
+        *ledger_damage_banner(ctx, ledger),
+        *unreadable_note(ctx, ledger),
         page.countdown,
         ft.Row([
             ft.TextButton(_("Open in the strike calculator"), icon=ft.Icons.TIMER_OUTLINED,
@@ -425,12 +425,12 @@ def build_player(ctx: AppContext, player: str) -> ft.View:
             ft.TextButton(_("Add a record"), icon=ft.Icons.ADD, height=TOUCH,
                           on_click=lambda e: ctx.navigate("/ledger?player=" + _quote(key))),
         ], wrap=True),
-        _heading(_("Records")),
+        section_heading(_("Records")),
         page.problem,
         page.total,
         page.records,
-        _heading(_("Export")),
-        _export_controls(ctx, ledger, key, export_out),
+        section_heading(_("Export")),
+        export_controls(ctx, ledger, key, export_out),
         export_out,
     ]
     return ctx.view(route=ctx.route, title=title, controls=controls)
