@@ -121,6 +121,10 @@ def _source_vocabulary(lib) -> set[str]:
         parts += [t.term, *t.romaji]
         if t.provenance == "source":
             parts.append(t.definition)
+    # what the Japanese of the handbook's own words keeps in Latin letters: names of sources, files
+    # and options a citation quotes (Riichimi, kiriageMangan), never a word left untranslated by mistake
+    # (content/ja is checked against the English it translates)
+    parts += list(lib.translations.get("ja", {}).values())
     return {w.casefold() for p in parts for w in _WORD.findall(p)}
 
 

@@ -581,7 +581,7 @@ def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Con
             line = ft.Row([ft.Text(y.name_ja if ja else y.name, size=BODY_SIZE, expand=True),
                            ft.Text(_("{han} han").format(han=y.han), size=BODY_SIZE, weight=ft.FontWeight.W_600),
                            ft.Icon(ft.Icons.CHEVRON_RIGHT, size=20)])
-            link = ft.Container(content=line, ink=True, padding=ft.Padding.symmetric(vertical=12),
+            link = ft.Container(content=line, ink=True, padding=ft.Padding.symmetric(vertical=14),
                                 key=f"yaku-link-{y.id}",
                                 on_click=lambda e, i=y.id: ctx.navigate(yaku_route(i, s.ruleset)))
             rows.append(ft.Semantics(label=f"{y.name_ja if ja else y.name}: {y.han}", container=True, button=True,

@@ -133,13 +133,26 @@ def _links(ctx: AppContext, rid: str) -> ft.Control:
 # ------------------------------------------------------------------ a card's two sides
 
 
+def card_prompt(ctx: AppContext, card: Card) -> str:
+    """The card's prompt in the screen's language: a payment card's is built from its cell
+    (``han:fu:dealer|non-dealer:ron|tsumo``, fu 0 for a limit), the others are the deck's text."""
+    if card.kind != "payment":
+        return card.prompt
+    _ = ctx._
+    han, fu, who, how = card.ref.split(":")
+    cell = (_("{han}+ han").format(han=han) if han == "13" else _("{han} han").format(han=han)) if fu == "0" \
+        else _("{fu} fu {han} han").format(fu=fu, han=han)
+    return _("{cell}, {who}, {how}?").format(cell=cell, who=_("dealer") if who == "dealer" else _("non-dealer"),
+                                              how=_("tsumo") if how == "tsumo" else _("ron"))
+
+
 def prompt_controls(ctx: AppContext, card: Card) -> list[ft.Control]:
     _ = ctx._
     head: list[ft.Control] = [badge(ctx.short(card.ruleset) if card.ruleset else _("Glossary"))]
     return [
         ft.Row(head, spacing=8),
         ft.Text(_(QUESTIONS.get(card.kind, "")), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(card.prompt, size=22, weight=ft.FontWeight.W_600, key="card-prompt"),
+        ft.Text(card_prompt(ctx, card), size=22, weight=ft.FontWeight.W_600, key="card-prompt"),
     ]
 
 
@@ -304,7 +317,7 @@ def build_progress(ctx: AppContext) -> ft.View:
     if not missed:
         controls.append(empty_note(_("No card answered Again yet.")))
     for card, p in missed:
-        controls.append(nav_tile(ctx, card.prompt.splitlines()[0], card.route,
+        controls.append(nav_tile(ctx, card_prompt(ctx, card).splitlines()[0], card.route,
                                  subtitle=[card.answer.splitlines()[0],
                                            _("Again: {n} of {reviews} answers").format(n=p.lapses, reviews=p.reviews)],
                                  leading=ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR)))
@@ -428,7 +441,7 @@ def build_exam(ctx: AppContext) -> ft.View:
         ]
         if state["missed"]:
             out.append(section_heading(_("Missed"), count=len(state["missed"])))
-            out.extend(nav_tile(ctx, c.prompt.splitlines()[0], c.route, subtitle=c.answer.splitlines()[0])
+            out.extend(nav_tile(ctx, card_prompt(ctx, c).splitlines()[0], c.route, subtitle=c.answer.splitlines()[0])
                        for c in state["missed"])
         return out
 
