@@ -8,8 +8,11 @@ from collections.abc import Callable, Sequence
 import flet as ft
 
 from handbook import i18n
-from handbook.ui.context import AppContext
+from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.routes import section_route
+from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
+    SMALL_SIZE,
     BODY_SIZE,
     named,
 )
@@ -71,3 +74,18 @@ def edition_picker(ctx: AppContext, editions: dict, chosen: str | None, on_selec
 
 
 __all__ = ["SOURCE_EDITION", "card", "edition_picker", "notes_list", "ruleset_picker", "signed"]
+
+
+def option_source(ctx: AppContext, option) -> list[ft.Control]:
+    """A scoring option's source (``content/scoring.toml``): a link to the section where the ruleset
+    says it, else its words marked as a public source or the handbook's assumption; ``[]`` for none."""
+    if option is None:
+        return []
+    _ = ctx._
+    if option.ref:
+        rs_id, ref = option.ref
+        label = _("Rule: {where}").format(where=f"{ctx.short(rs_id)} {ref_label(ref)}")
+        return [ft.TextButton(content=label, icon=ft.Icons.MENU_BOOK_OUTLINED, height=TOUCH,
+                              on_click=lambda e: ctx.navigate(section_route(rs_id, ref)))]
+    kind = _("Handbook's assumption") if option.basis == "assumption" else _("Public source")
+    return [ft.Text(f"{kind}: {ctx.hb(option.cite)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]

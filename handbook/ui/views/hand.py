@@ -30,11 +30,11 @@ from handbook.core.scoring_data import OPTIONS
 from handbook.core.scoring_table import FUS
 from handbook.core.yaku_names import fu_words
 from handbook.i18n import N_
+from handbook.ui.calculator_parts import option_source
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
-from handbook.ui.routes import payments_route, penalty_route, section_route, yaku_route
+from handbook.ui.routes import payments_route, penalty_route, yaku_route
 from handbook.ui.tiles import SUIT_GLYPHS, SUIT_NAMES, tile_face, tile_name
-from handbook.ui.text import ref_label
 from handbook.ui.widgets import (BIG, BODY_SIZE, MEDIUM, SMALL_SIZE, default_ruleset, error_box, icon_button,
                                  named, refresh)
 
@@ -585,7 +585,7 @@ def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Con
                                 key=f"yaku-link-{y.id}",
                                 on_click=lambda e, i=y.id: ctx.navigate(yaku_route(i, s.ruleset)))
             rows.append(ft.Semantics(label=f"{y.name_ja if ja else y.name}: {y.han}", container=True, button=True,
-                                     content=ft.Column([link, *_source(ctx, y.option)], spacing=0, tight=True)))
+                                     content=ft.Column([link, *option_source(ctx, y.option)], spacing=0, tight=True)))
         if not v.no_yaku:
             cell = payments_route(s.ruleset, min(v.han, 13), v.fu if v.fu in FUS else None)
             rows.append(ft.TextButton(content=_("Payment table: this cell"), icon=ft.Icons.TABLE_CHART_OUTLINED,
@@ -600,7 +600,7 @@ def _result_card(ctx: AppContext, v: handbook.HandValue, s: HandState) -> ft.Con
         rows.append(ft.Text(_("Ruleset options that decided it"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         for o in v.options:
             rows.append(ft.Column([ft.Text(_(OPTION_NAMES[o.id]) + ": " + _option_value(o, _), size=BODY_SIZE,
-                                           weight=ft.FontWeight.W_600), *_source(ctx, o)], spacing=0, tight=True))
+                                           weight=ft.FontWeight.W_600), *option_source(ctx, o)], spacing=0, tight=True))
     if v.notes:
         rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += [ft.Text("• " + ctx.hb(n), size=SMALL_SIZE) for n in v.notes]
@@ -617,27 +617,13 @@ def _option_value(o, _: Callable[[str], str]) -> str:
     return _(VALUE_NAMES.get(o.value, str(o.value)))
 
 
-def _source(ctx: AppContext, option) -> list[ft.Control]:
-    """An option's source: a link to the section where the ruleset says it, else its words."""
-    if option is None:
-        return []
-    _ = ctx._
-    if option.ref:
-        rs_id, ref = option.ref
-        label = _("Rule: {where}").format(where=f"{ctx.short(rs_id)} {ref_label(ref)}")
-        return [ft.TextButton(content=label, icon=ft.Icons.MENU_BOOK_OUTLINED, height=TOUCH,
-                              on_click=lambda e: ctx.navigate(section_route(rs_id, ref)))]
-    kind = _("Handbook's assumption") if option.basis == "assumption" else _("Public source")
-    return [ft.Text(f"{kind}: {ctx.hb(option.cite)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
-
-
 def _all_options(ctx: AppContext, ruleset: str) -> ft.Control:
     _ = ctx._
     profile = ctx.library.scoring.get(ruleset)
     if profile is None:
         return ft.Container()
     items = [ft.Column([ft.Text(_(OPTION_NAMES[k]) + ": " + _option_value(o, _), size=BODY_SIZE,
-                                weight=ft.FontWeight.W_600), *_source(ctx, o)], spacing=0, tight=True)
+                                weight=ft.FontWeight.W_600), *option_source(ctx, o)], spacing=0, tight=True)
              for k, o in profile.options.items()]
     return ft.ExpansionTile(title=ft.Text(_("Scoring options of {ruleset}").format(ruleset=ctx.short(ruleset)),
                                           size=BODY_SIZE), controls=items, key="all-options",

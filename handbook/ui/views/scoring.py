@@ -20,9 +20,9 @@ import handbook
 from handbook.core.hand import parse_meld, parse_tiles
 from handbook.core.scoring_table import FUS
 from handbook.i18n import N_
+from handbook.ui.calculator_parts import option_source
 from handbook.ui.context import TOUCH, AppContext
-from handbook.ui.routes import payments_route, section_route, yaku_list_route, yaku_route
-from handbook.ui.text import ref_label
+from handbook.ui.routes import payments_route, yaku_list_route, yaku_route
 from handbook.ui.tiles import tile_face, tile_name
 from handbook.ui.widgets import (BODY_SIZE, MEDIUM, SMALL_SIZE, badge, choice_buttons, default_ruleset, empty_note,
                                  fact, fact_wrap, named, nav_tile, section_heading)
@@ -61,18 +61,6 @@ def _ruleset_picker(ctx: AppContext, ruleset: str, route: Callable[[str], str]) 
         label=_("Ruleset"), value=ruleset, expand=True, text_size=BODY_SIZE, key="ruleset",
         options=[ft.DropdownOption(key=r, text=ctx.library.rulesets[r].short) for r in ids],
         on_select=lambda e: ctx.navigate(route(e.control.value))))])
-
-
-def _source(ctx: AppContext, option) -> list[ft.Control]:
-    """An option's source: a link to the section where the ruleset says it, else its words."""
-    _ = ctx._
-    if option.ref:
-        rs_id, ref = option.ref
-        label = _("Rule: {where}").format(where=f"{ctx.short(rs_id)} {ref_label(ref)}")
-        return [ft.TextButton(content=label, icon=ft.Icons.MENU_BOOK_OUTLINED, height=TOUCH,
-                              on_click=lambda e: ctx.navigate(section_route(rs_id, ref)))]
-    kind = _("Handbook's assumption") if option.basis == "assumption" else _("Public source")
-    return [ft.Text(f"{kind}: {ctx.hb(option.cite)}", size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT)]
 
 
 def _names(ctx: AppContext, y: handbook.YakuInfo) -> tuple[str, str]:
@@ -162,7 +150,7 @@ def build_yaku(ctx: AppContext, yaku: str) -> ft.View:
         controls.append(section_heading(_("Notes")))
         controls += [ft.Text("• " + ctx.hb(n), size=SMALL_SIZE) for n in y.notes]
         for o in y.options:
-            controls += _source(ctx, o)
+            controls += option_source(ctx, o)
     controls.append(section_heading(_("In each ruleset")))
     for other in ctx.library.scoring:
         there = {x.id: x for x in handbook.yaku_list(other, library=ctx.library)}.get(yaku)
@@ -265,7 +253,7 @@ def build_payments(ctx: AppContext) -> ft.View:
     for option in table.options.values():
         controls.append(ft.Text(_(_OPTION_NAMES[option.id]), size=BODY_SIZE,
                                 weight=ft.FontWeight.W_600))
-        controls += _source(ctx, option)
+        controls += option_source(ctx, option)
     controls.append(nav_tile(ctx, _("Yaku of {ruleset}").format(ruleset=ctx.short(ruleset)),
                              yaku_list_route(ruleset), key="to-yaku"))
     return ctx.view(route=ctx.route, title=_("Payment table of {ruleset}").format(ruleset=ctx.short(ruleset)),
