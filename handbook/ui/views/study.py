@@ -134,8 +134,12 @@ def _links(ctx: AppContext, rid: str) -> ft.Control:
 
 
 def card_prompt(ctx: AppContext, card: Card) -> str:
-    """The card's prompt in the screen's language: a payment card's is built from its cell
-    (``han:fu:dealer|non-dealer:ron|tsumo``, fu 0 for a limit), the others are the deck's text."""
+    """The card's prompt in the screen's language: a yaku card's name in that language, a payment
+    card's built from its cell (``han:fu:dealer|non-dealer:ron|tsumo``, fu 0 for a limit), the others
+    the deck's text."""
+    if card.kind == "yaku":  # "<English name>\n<Japanese name>": one of them, in the screen's language
+        english, _nl, japanese = card.prompt.partition("\n")
+        return japanese if japanese and ctx.locale.startswith("ja") else english
     if card.kind != "payment":
         return card.prompt
     _ = ctx._
