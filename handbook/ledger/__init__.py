@@ -23,7 +23,7 @@ import datetime
 import io
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -363,15 +363,51 @@ class Ledger:
         ``table`` (required) or ``hanchan``."""
         if table is None or (isinstance(table, str) and not table.strip()):
             raise ValueError("table: give the table the penalties were recorded at")
+        out: dict[str, int] = {}
+        for r in self.penalty_lines(date, table, hanchan):
+            out[r.player_key] = out.get(r.player_key, 0) + (r.points or 0)
+        return out
+
+    def penalty_lines(self, date: datetime.date | str, table: str | None = None,
+                      hanchan: int | None = None, *, players: Iterable[str] | None = None) -> list[Record]:
+        """The records behind :meth:`penalties_for`, one line each, in the order they were made:
+        the point penalties of ``date`` that count (not revoked) and give points (P, 1P = 1,000
+        table points, in :attr:`Record.points`; each names its :attr:`Record.id`,
+        :attr:`Record.player` and :attr:`Record.foul`). ``table`` keeps those recorded at that
+        table (without case); ``hanchan`` (1 to :data:`MAX_HANCHAN`) those of that hanchan (a
+        record that does not say its hanchan is then left out); ``players`` (names or
+        :attr:`Player.key` values, without case; blank ones are ignored) those of these players.
+        At least one of ``table`` and ``players`` must be given. ``ValueError`` naming ``date``,
+        ``table`` (too long, or neither it nor a player given), ``hanchan`` or ``players`` (not
+        a list of text, or a name too long or with control characters)."""
         try:
+            day = record_day(date)
+            where = check_table(table)
             game = check_hanchan(hanchan)
         except FieldError as exc:
             raise ValueError(str(exc)) from None
-        out: dict[str, int] = {}
-        for r in self.incidents(date, table):
-            if r.counts and r.points is not None and (game is None or r.hanchan == game):
-                out[r.player_key] = out.get(r.player_key, 0) + r.points
-        return out
+        who: set[str] | None = None
+        if players is not None:
+            if isinstance(players, str) or not isinstance(players, Iterable):
+                raise ValueError(f"players: give a list of player names, got {short_id(players)}")
+            who = set()
+            for name in players:
+                if not isinstance(name, str):
+                    raise ValueError(f"players: a player's name is text, got {short_id(name)}")
+                if not name.strip():
+                    continue
+                try:
+                    who.add(fold_key(check_text(name, "players", limit=MAX_NAME + MAX_CLUB + 1,
+                                                required=True)))
+                except FieldError as exc:
+                    raise ValueError(str(exc)) from None
+            if not who and where is None:
+                who = None
+        if where is None and who is None:
+            raise ValueError("table: give the table the penalties were recorded at, or the players")
+        return [r for r in self.incidents(day, where)
+                if r.counts and r.points is not None and (game is None or r.hanchan == game)
+                and (who is None or fold_key(r.player_key) in who or fold_key(r.player) in who)]
 
     def incidents_csv(self, date: datetime.date | str, table: str | None = None) -> str:
         """The day's incidents (:meth:`incidents`) as CSV for the organiser: one line each, by

@@ -117,6 +117,45 @@ def test_penalties_for_sums_the_counting_point_penalties_of_the_table_and_hancha
             ledger.penalties_for(**args)
 
 
+def test_penalty_lines_are_the_records_behind_penalties_for(ledger):
+    """Each line names its record (id, player, foul, P); revoked records and records without
+    points are not lines; table and hanchan filter as penalties_for does."""
+    a1 = ledger.add("Alice", DAY, "azrm", NOTEN, table="7", hanchan=1, created=T0)
+    a2 = ledger.add("Alice", DAY, "azrm", NOTEN, table="7", hanchan=2, created=T0 + datetime.timedelta(minutes=5))
+    ledger.add("Bob", DAY, "azrm", WARN, table="7", hanchan=1)     # a Warning: no points, no line
+    gone = ledger.add("Dan", DAY, "azrm", NOTEN, table="7", hanchan=1)
+    ledger.revoke(gone.id, "given by mistake")
+    c = ledger.add("Carol", DAY, "azrm", NOTEN, table="8", hanchan=1)
+    ledger.add("Alice", DAY + datetime.timedelta(days=1), "azrm", NOTEN, table="7", hanchan=1)
+    lines = ledger.penalty_lines(DAY, "7")
+    assert [(r.id, r.player, r.foul, r.points) for r in lines] == [
+        (a1.id, "Alice", NOTEN, 30), (a2.id, "Alice", NOTEN, 30)]
+    assert ledger.penalty_lines(DAY, "7", 1) == [a1]
+    assert ledger.penalty_lines(DAY, "7", 3) == []
+    # penalties_for is their sum per player
+    assert ledger.penalties_for(DAY, "7") == {"Alice": sum(r.points for r in lines)}
+    # by players (without case, blank names ignored), at any table, or at one
+    assert ledger.penalty_lines(DAY, players=["carol", "", "ALICE"]) == [a1, a2, c]
+    assert ledger.penalty_lines(DAY, "8", players=["alice", "Carol"]) == [c]
+    assert ledger.penalty_lines(DAY, players=["Dan"]) == []
+    ledger.unrevoke(gone.id)
+    assert [r.player for r in ledger.penalty_lines(DAY, "7", 1)] == ["Alice", "Dan"]
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({}, "table"), ({"table": " "}, "table"), ({"players": ["", " "]}, "table"),
+    ({"table": "x" * 21}, "table"), ({"table": 7}, "table"),
+    ({"table": "7", "hanchan": 0}, "hanchan"), ({"table": "7", "hanchan": "1"}, "hanchan"),
+    ({"date": "2026-13-01", "table": "7"}, "date"),
+    ({"players": "Alice"}, "players"), ({"players": ["Alice", 3]}, "players"),
+    ({"players": ["bell\x07"]}, "players"), ({"players": 5}, "players"),
+])
+def test_penalty_lines_refuse_a_bad_argument_naming_it(ledger, kwargs, named):
+    ledger.add("Alice", DAY, "azrm", NOTEN, table="7", hanchan=1)
+    with pytest.raises(ValueError, match=rf"^{named}"):
+        ledger.penalty_lines(**{"date": DAY, **kwargs})
+
+
 def test_same_incident_finds_the_same_player_and_row_within_a_minute(ledger):
     first = ledger.add("Alice", DAY, "azrm", NOTEN, created=T0)
     assert ledger.same_incident("alice", "azrm", NOTEN, now=T0 + datetime.timedelta(seconds=40)) == [first]
