@@ -135,7 +135,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/chombo", "chombo", parent="/tools"),
     Route("/tools/revealed", "revealed", parent="/tools"),
     Route("/tools/strikes", "strikes", parent="/tools", gate=JUDGE_PARTS),
-    Route("/tools/final", "final", parent="/tools"),
+    Route("/tools/final", "final", parent="/tools", gate=JUDGE_PARTS),
     Route("/tools/hand", "hand", parent="/tools",
           example="/tools/hand?ruleset=wrc-2025&hand=234567m22p345s678s&win=8s&riichi=1&seat=W&discarder=S"),
     Route("/tools/yaku", "yaku-list", parent="/tools", example="/tools/yaku?ruleset=wrc-2025"),

@@ -12,6 +12,7 @@ messages would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 import time
@@ -67,8 +68,11 @@ def _walk(obj: Any, keys: dict[str, int], texts: list[str]) -> None:
 class Client:
     """One browser session from the loopback address ``address``."""
 
-    def __init__(self, port: int, address: str, headers: dict[str, str] | None = None) -> None:
-        self.port, self.address, self.headers = port, address, headers or {}
+    def __init__(self, port: int, address: str, headers: dict[str, str] | None = None,
+                 route: str = "/ledger") -> None:
+        self.port, self.address, self.headers, self.route = port, address, headers or {}, route
+        #: every text the server has sent this session
+        self.seen: list[str] = []
         self.keys: dict[str, int] = {}
         self.ws: Any = None
 
@@ -78,7 +82,7 @@ class Client:
                                            additional_headers=self.headers,
                                            open_timeout=TIMEOUT_S)
         await self.ws.send(_pack(REGISTER, {"session_id": None, "page_name": "", "page": {
-            "route": "/ledger", "width": 412.0, "height": 915.0, "web": True}}))
+            "route": self.route, "width": 412.0, "height": 915.0, "web": True}}))
         await self.until("Judge passphrase")
         return self
 
@@ -102,6 +106,7 @@ class Client:
             elif action in (PATCH, REGISTER):
                 texts: list[str] = []
                 _walk(body, self.keys, texts)
+                self.seen += texts
                 if not wanted:
                     return "\n".join(texts)
                 for t in texts:
@@ -216,3 +221,27 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(server, trusted, 
     for _ in range(access.FREE_FAILURES - 1):
         gate.check("not-the-passphrase", counted)
     assert gate.wait_s(counted) > 0  # the one wrong answer above was counted against it
+
+
+def test_end_of_hanchan_sends_no_penalty_line_of_the_ledger_without_the_passphrase(server, library, tmp_path):
+    """/tools/final asked for a table whose penalties are recorded today: what the server sends a
+    session without the passphrase holds the calculator and the passphrase box, never the
+    record's player or foul; given the passphrase, the line arrives."""
+    import datetime
+
+    other = Ledger(open_db(tmp_path / "data" / "ledger.json"), library)  # another judge's tab
+    other.add("Secret Sam", datetime.date.today(), "azrm", "Noten Riichi", table="7", reason="noten")
+    port = server()
+
+    async def look() -> None:
+        route = "/tools/final?ruleset=azrm&table=7&e=22000&s=45000&w=16000&n=37000"
+        async with Client(port, "127.0.0.41", route=route) as c:
+            await asyncio.sleep(QUIET_S)  # anything the screen would send after its first patch
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(c.until("Secret Sam"), QUIET_S)
+            sent = "\n".join(c.seen)
+            assert "End of hanchan" in sent and "North: rank" in sent
+            assert "Secret Sam" not in sent and "Noten Riichi" not in sent and "noten" not in sent
+            assert "Secret Sam — Noten Riichi (AZRM), 30P" in await c.give(PASS)
+
+    asyncio.run(look())

@@ -147,3 +147,26 @@ def test_locked_strikes_of_a_ledger_player_say_so_instead_of_not_suspended(libra
     assert "The ledger is locked" in text and "Judge passphrase" in text
     judge = session(library, stores, judge=True)
     assert "Standing: Suspended" in shown(build_view(judge, route))
+
+
+def test_end_of_hanchan_fills_penalties_from_the_ledger_only_for_the_judge(library, data, gated):
+    """/tools/final is JUDGE_PARTS: the calculator is open, the day's penalty lines of a table
+    are the judge's. Without the passphrase none is shown (nor the ledger touched) even when the
+    address asks for the table; the passphrase in place fills the penalty column."""
+    stores, log, _ = data
+    stores.ledger.add("Tina Table", datetime.date.today(), "azrm", "Noten Riichi", table="7")
+    log.clear()
+    route = "/tools/final?ruleset=azrm&table=7&e=22000&s=45000&w=16000&n=37000"
+    player = session(library, stores)
+    v = build_view(player, route)
+    text = shown(v)
+    assert log == [] and "Tina Table" not in text and "Noten Riichi" not in text
+    assert "North: rank" in text  # the calculator itself works
+    assert "Judge passphrase" in text  # offered in place, the scores stay
+    box = next(c for c in walk(v) if getattr(c, "key", None) == "passphrase")
+    button = next(c for c in walk(v) if getattr(c, "key", None) == "unlock")
+    box.value = PASS
+    button.on_click(Event(button))
+    text = shown(v)
+    assert player.judge and "Tina Table — Noten Riichi (AZRM), 30P" in text and log
+    assert "Tina Table" in shown(build_view(session(library, stores, judge=True), route))

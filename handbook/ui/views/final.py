@@ -4,7 +4,7 @@ each seat's rank, uma, sticks, penalty and final P, each rule with its section (
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
@@ -33,6 +33,7 @@ from handbook.ui.widgets import (
 )
 
 from handbook.ui.calculator_parts import SOURCE_EDITION, card, edition_picker, notes_list, ruleset_picker, signed
+from handbook.ui.final_records import Placed, RecordsPart, penalty_line_texts
 
 
 # ------------------------------------------------------------------ /tools/final
@@ -98,8 +99,10 @@ def rule_label(library: Library, where: tuple[str, str]) -> str:
     return f"{library.rulesets[rid].short} {ref_label(ref)}"
 
 
-def final_text(f: "handbook.FinalScore", library: Library, _: Callable[[str], str]) -> str:
-    """The result as plain text for a score sheet: one line per seat (E, S, W, N), then the rules.
+def final_text(f: "handbook.FinalScore", library: Library, _: Callable[[str], str],
+               penalty_lines: Sequence[str] = ()) -> str:
+    """The result as plain text for a score sheet: one line per seat (E, S, W, N), then the rules,
+    then the sum check and each penalty line (``penalty_lines``, see :func:`sum_check_lines`).
     ``_``: the session's translator (``ctx._``; its locale formats the numbers)."""
     rs = library.rulesets[f.ruleset]
     loc = getattr(_, "locale", None)
@@ -119,7 +122,27 @@ def final_text(f: "handbook.FinalScore", library: Library, _: Callable[[str], st
         uma=" / ".join(pt(u) for u in f.uma_scheme), rule=rule_label(library, f.sources["uma"]),
         rule_deposits=_(DEPOSIT_RULE_NAMES[f.deposits_to]),
         where=rule_label(library, f.sources["deposits"])))
+    lines += sum_check_lines(f, penalty_lines, _)
     return "\n".join(lines)
+
+
+def sum_check_lines(f: "handbook.FinalScore", penalty_lines: Sequence[str], _: Callable[[str], str]) -> list[str]:
+    """The sum check of the finals: what they add up to, and why not zero -- the penalties (each
+    line named: ``penalty_lines``, from :func:`handbook.ui.final_records.penalty_line_texts`) and
+    the riichi sticks lost; nothing when the finals add up to zero."""
+    loc = getattr(_, "locale", None)
+    total = sum(r.final for r in f.rows)
+    pens = sum(r.penalty for r in f.rows)
+    if round(total, 1) == 0 and not pens:
+        return []
+    out = [_("Sum check: the finals add up to {total}.").format(total=p_text(total, locale=loc))]
+    if pens:
+        out.append(_("Penalties {total} come off the finals and go to no one:").format(
+            total=p_text(pens, sign=False, locale=loc)))
+        out += [f"• {line}" for line in penalty_lines]
+    if f.deposits_lost:
+        out.append(_("Riichi sticks lost: {points}.").format(points=p_text(f.deposits_lost, sign=False, locale=loc)))
+    return out
 
 
 def sum_error_text(exc: "handbook.ScoreSumError", _: Callable[[str], str]) -> str:
@@ -194,10 +217,17 @@ def _final_row(ctx: AppContext, r: "handbook.FinalRow") -> ft.Control:
                         border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
 
 
-def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft.Control]:
+def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy,
+                  placed: Placed | None = None) -> list[ft.Control]:
     _ = ctx._
     lib = ctx.library
     rows: list[ft.Control] = [_final_row(ctx, r) for r in f.rows]
+    lines = penalty_line_texts({r.seat: r.penalty for r in f.rows}, placed, lib, _)
+    check = sum_check_lines(f, lines, _)
+    if check:
+        rows.append(ft.Column([ft.Text(check[0], size=BODY_SIZE, weight=ft.FontWeight.W_600, key="sum-check"),
+                               *[ft.Text(t, size=BODY_SIZE, key=f"penalty-line-{i}")
+                                 for i, t in enumerate(check[1:])]], spacing=4, tight=True, key="penalty-lines"))
     rows.append(ft.Text(_("Final P = (table − {start}) / 1,000 + sticks + uma − penalty").format(
         start=_.format_decimal(f.start)), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     facts = [(_("Uma {uma}").format(uma=" / ".join(p_text(u, locale=ctx.locale) for u in f.uma_scheme)), "uma"),
@@ -213,7 +243,7 @@ def _final_result(ctx: AppContext, f: "handbook.FinalScore", on_copy) -> list[ft
     if f.notes:
         rows.append(ft.Text(_("Notes"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
         rows += notes_list([ctx.hb(n) for n in f.notes])
-    text = final_text(f, lib, _)
+    text = final_text(f, lib, _, lines)
     rows.append(ft.Row([ft.FilledTonalButton(_("Copy result as text"), icon=ft.Icons.COPY, style=tall_style(),
                                              on_click=lambda e: on_copy(text), key="copy")], wrap=True))
     # selectable (the fallback when the clipboard is refused), read as text, not as a text box
@@ -248,6 +278,10 @@ class _FinalScreen:
         #: the judge asked for the result although the scores do not add up
         self.anyway = False
         self.boxes: dict[str, ft.TextField] = {}
+        self.pen_boxes: dict[str, ft.TextField] = {}
+        #: the penalty lines from the day's records (None: the column is typed by hand)
+        self.placed: Placed | None = None
+        self.records = RecordsPart(ctx, self.filled)
         self.sticks_box = ft.Text(str(self.st.sticks), size=BIG, weight=ft.FontWeight.W_700, width=48,
                                   text_align=ft.TextAlign.CENTER, key="sticks")
         self.sticks_name = ft.Semantics(label=_("Riichi sticks left: {n}").format(n=self.st.sticks),
@@ -272,6 +306,7 @@ class _FinalScreen:
             self.edition_slot,
             ft.Text(_("Table points at the end of the hanchan; penalties in P (1P = 1,000 table points), "
                       "typed from the penalties given."), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.records.control(),
             *[self.seat_row(seat) for seat in handbook.SEATS], self.sticks_row(), self.result,
         ])
 
@@ -283,8 +318,9 @@ class _FinalScreen:
                                              lambda e: self.typed(self.st.scores, seat, e), key=f"score-{seat}",
                                              width=184)
         box.on_blur = lambda e: self.left(seat, e)
-        pen = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
-                          lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}", width=120)
+        pen = self.pen_boxes[seat] = _points_box(_("{seat} — penalty P").format(seat=name), self.st.penalties[seat],
+                                                 lambda e: self.typed(self.st.penalties, seat, e), key=f"pen-{seat}",
+                                                 width=120)
         # captions above the boxes; the penalty box goes under the score's when both do not fit
         return ft.Row([
             ft.Row([icon_button(ft.Icons.EXPOSURE, _("Change the sign of {seat}").format(seat=name),
@@ -331,7 +367,17 @@ class _FinalScreen:
         if off:
             off.append(ft.Text(_("Computed anyway from the scores as typed: the finals do not add up to zero."),
                                size=SMALL_SIZE, italic=True, key="computed-anyway"))
-        self.result.controls = [*off, *_final_result(self.ctx, f, self.copy)]
+        self.result.controls = [*off, *_final_result(self.ctx, f, self.copy, self.placed)]
+
+    def filled(self, values: dict[str, str], placed: Placed) -> None:
+        """The penalty column from the day's records (the boxes stay editable); the caller updates
+        the page."""
+        self.placed = placed
+        for seat, value in values.items():
+            self.st.penalties[seat] = value
+            if seat in self.pen_boxes:
+                self.pen_boxes[seat].value = value
+        self.show()
 
     def compute_anyway(self, e=None) -> None:
         """Show the result from the scores as typed although they do not add up (the error
