@@ -130,7 +130,7 @@ class RecordsPart:
         self.asked = bool((q.get("table") or "").strip())
         self.open = self.asked
         self.slot = ft.Column(spacing=8, key="records-part")
-        self.table = ft.TextField(label=_("Table"), value=(q.get("table") or "")[:MAX_TABLE],
+        self.table = ft.TextField(label=_("Table (name or number)"), value=(q.get("table") or "")[:MAX_TABLE],
                                   max_length=MAX_TABLE, width=150, key="records-table", text_size=BODY_SIZE,
                                   on_submit=self.fill)
         hanchan = q.get("hanchan") or ""
@@ -175,7 +175,7 @@ class RecordsPart:
                 ft.Text(_("Today's point penalties of the table (and hanchan) fill the penalty column; "
                           "name the players by seat to put each at its seat, or name only the players."),
                         size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.Row([field_above(_("Table"), self.table), field_above(_("Hanchan (optional)"), self.hanchan)],
+                ft.Row([field_above(_("Table (name or number)"), self.table), field_above(_("Hanchan (optional)"), self.hanchan)],
                        wrap=True, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END),
                 ft.Row(boxes, wrap=True, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END),
                 ft.Row([ft.FilledTonalButton(_("Fill the penalty column"), icon=ft.Icons.DOWNLOAD,
