@@ -131,14 +131,15 @@ class RecordsPart:
         self.open = self.asked
         self.slot = ft.Column(spacing=8, key="records-part")
         self.table = ft.TextField(label=_("Table (name or number)"), value=(q.get("table") or "")[:MAX_TABLE],
-                                  max_length=MAX_TABLE, width=150, key="records-table", text_size=BODY_SIZE,
-                                  on_submit=self.fill)
+                                  width=150, key="records-table", text_size=BODY_SIZE, on_submit=self.fill,
+                                  input_filter=ft.InputFilter(regex_string=rf"^.{{0,{MAX_TABLE}}}$", allow=True,
+                                                              replacement_string=""))
         hanchan = q.get("hanchan") or ""
         self.hanchan = ft.TextField(label=_("Hanchan (optional)"),
                                     value=hanchan if hanchan.isascii() and hanchan.isdigit() else "",
-                                    keyboard_type=ft.KeyboardType.NUMBER, width=150, max_length=2,
+                                    keyboard_type=ft.KeyboardType.NUMBER, width=150,
                                     key="records-hanchan", text_size=BODY_SIZE, on_submit=self.fill,
-                                    input_filter=ft.InputFilter(regex_string=r"^[0-9]*$", allow=True,
+                                    input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,2}$", allow=True,
                                                                 replacement_string=""))
         self.players = {s: ft.TextField(label=_("{seat} — player").format(seat=_(SEAT_NAMES[s])),
                                         width=184, key=f"records-player-{s}", text_size=BODY_SIZE,
