@@ -264,8 +264,8 @@ class RecordsPart:
         return out
 
     def seat_buttons(self, r: "Record") -> ft.Control:
-        """"Seat of Ann Smith": East, South, West, North -- a tap names the player at that seat and
-        fills again."""
+        """"Seat of Ann Smith": East, South, West, North (named "Ann Smith sits East", …) -- a tap
+        names the player at that seat and fills again."""
         _ = self.ctx._
 
         def at(seat: str) -> Callable[[object], None]:
@@ -277,8 +277,12 @@ class RecordsPart:
         label = _("Seat of {player}").format(player=r.player)
         return ft.Column([
             ft.Text(label, size=SMALL_SIZE, weight=ft.FontWeight.W_600, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            ft.Row([ft.OutlinedButton(_(SEAT_NAMES[s]), style=tall_style(), on_click=at(s),
-                                      key=f"seat-{s}-{r.id}") for s in SEATS], wrap=True, spacing=8, run_spacing=8),
+            # each button named with the player ("Bob Lee sits North"): one line's "North" is not another's
+            ft.Row([ft.Semantics(label=_("{player} sits {seat}").format(player=r.player, seat=_(SEAT_NAMES[s])),
+                                 button=True, exclude_semantics=True, on_tap=at(s),
+                                 content=ft.OutlinedButton(_(SEAT_NAMES[s]), style=tall_style(), on_click=at(s),
+                                                           key=f"seat-{s}-{r.id}"))
+                    for s in SEATS], wrap=True, spacing=8, run_spacing=8),
         ], spacing=4, tight=True)
 
     @staticmethod

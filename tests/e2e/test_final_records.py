@@ -49,7 +49,7 @@ def test_the_tables_penalties_fill_the_penalty_column_and_the_final_score(hb, se
     hb.wait_for_text("Not at any of the four seats: Bob Lee — Noten Riichi (AZRM), 30P.")
     assert not hb.has_text("Cy Revoked")
     hb.screenshot("final-records-unplaced")
-    hb.click_button("North", exact=True, then="North: Bob Lee — Noten Riichi (AZRM), 30P")
+    hb.click_button("Bob Lee sits North", then="North: Bob Lee — Noten Riichi (AZRM), 30P")
     hb.role("textbox", "North — penalty P").click()
     hb.wait_for_value("North — penalty P", "30")
     hb.wait_for_no_text("Not at any of the four seats")
@@ -78,7 +78,7 @@ def test_a_table_named_in_the_address_fills_in_japanese(loaded_ja, server):
                             ready="4つの席のどこにもいない選手の記録です")
     assert hb.has_text("Dee Ja — Noten Riichi（AZRM）、30P")
     assert not hb.has_text("Cy Revoked")
-    hb.click_button("西", exact=True, then="西: Dee Ja — Noten Riichi（AZRM）、30P")
+    hb.click_button("Dee Jaは西家", then="西: Dee Ja — Noten Riichi（AZRM）、30P")
     hb.role("textbox", "西 罰則").click()  # Flutter shows a box's text to the page when it has focus
     hb.wait_for_value("西 罰則", "30")
     hb.screenshot("final-records-ja")
