@@ -123,6 +123,9 @@ def test_end_of_hanchan_scores_to_result(loaded):
     hb.wait_for_text("1,000 short — one riichi stick not counted?")
     hb.screenshot("final-does-not-add-up")
     hb.click_button("More riichi sticks", then="South: rank 1, final +46P")
+    hb.page.mouse.move(200, 600)
+    hb.page.mouse.wheel(0, 300)  # the result's last rows, under the button that fills penalties from the records
+    hb.wait_for_text("West: rank 4, final \u221244P")
     assert _lines(hb, "North: rank 2, final +16P") and _lines(hb, "West: rank 4, final \u221244P")
     hb.type_into("South — penalty P", "20")
     hb.wait_for_text("South: rank 1, final +26P")
