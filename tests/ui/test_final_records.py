@@ -123,3 +123,28 @@ def test_a_table_without_penalties_says_so(library, ledger, today):
     by_key(v, "records-hanchan").value = "0"
     tap(v, "records-fill")
     assert "Hanchan: a whole number from 1 to 99." in shown(v)
+
+
+def test_in_the_browser_build_the_ledger_opens_without_rebuilding_the_screen(library, ledger, today, monkeypatch):
+    """The PWA opens its ledger asynchronously: the fill waits for it in a task, and the screen
+    (with the scores typed so far) is not rebuilt."""
+    from handbook.ui import final_records
+
+    ledger.add("Ann Smith", today, "azrm", NOTEN, table="7")
+    stores = Stores(library)
+    opened: list[bool] = []
+
+    async def open_ledger(page=None):
+        opened.append(True)
+        stores.ledger = ledger
+        return ledger
+
+    monkeypatch.setattr(final_records, "is_web", lambda: True)
+    monkeypatch.setattr(stores, "open_ledger", open_ledger)
+    ctx = AppContext(page=StubPage(), library=library, settings=Settings(), navigator=lambda r: None, stores=stores)
+    rebuilt: list[bool] = []
+    ctx.refresher = lambda: rebuilt.append(True)
+    v = build_view(ctx, "/tools/final?ruleset=azrm&e=22000&table=7")
+    assert opened == [True] and not rebuilt
+    assert "Not at any of the four seats: Ann Smith — Noten Riichi (AZRM), 30P." in shown(v)
+    assert by_key(v, "score-E").value == "22,000"
