@@ -148,3 +148,12 @@ def test_in_the_browser_build_the_ledger_opens_without_rebuilding_the_screen(lib
     assert opened == [True] and not rebuilt
     assert "Not at any of the four seats: Ann Smith — Noten Riichi (AZRM), 30P." in shown(v)
     assert by_key(v, "score-E").value == "22,000"
+
+
+def test_the_boxes_take_what_the_ledger_takes():
+    """The part keeps the ledger unimported until the records are asked for: its limits are
+    copies, and must stay the ledger's."""
+    from handbook import ledger as ledger_mod
+    from handbook.ui import final_records
+
+    assert (final_records.MAX_TABLE, final_records.MAX_HANCHAN) == (ledger_mod.MAX_TABLE, ledger_mod.MAX_HANCHAN)
