@@ -21,10 +21,11 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext, title_bar
 from handbook.ui.offline import offline_badge
 from handbook.ui.titles import japanese_first
-from handbook.ui.routes import editions_route, search_route, split_route
+from handbook.ui.routes import editions_route, record_route, search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
-    BODY_SIZE, MEDIUM, SMALL_SIZE, badge, empty_note, foul_japanese, note_badge, recent_controls, refresh,
+    BODY_SIZE, MEDIUM, SMALL_SIZE, badge, empty_note, foul_japanese, icon_button, note_badge, recent_controls,
+    refresh,
     section_heading)
 
 #: the penalty of a ruling, in large type
@@ -85,6 +86,8 @@ class Result:
     governs: str = ""
     #: a comparison of one foul across rulesets (no ruleset chosen)
     compare: bool = False
+    #: a penalty row: the judge-gated record form filled from it (:func:`record_route`)
+    record: str = ""
 
     @property
     def label(self) -> str:
@@ -133,7 +136,8 @@ def to_result(library: Library, hit: Hit) -> Result:
         foul = library.fouls.get(hit.ref)
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
                       subtitle=foul_japanese(foul) if foul else "",
-                      penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row))
+                      penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row),
+                      record=record_route(row.ruleset, row.index) if row else "")
     if hit.kind == "yaku":   # not a ruling: the yaku page of the chosen ruleset
         return Result("yaku", hit.title, hit.route, "", "", hit.subtitle or "")
     term = None
@@ -170,7 +174,8 @@ def ruling(library: Library, hit: Hit, query: str) -> Result:
                   for r in rest)
     return Result("penalty", first.foul, hit.route, rs.short, ref_label(first.ref),
                   subtitle=foul_japanese(foul) if foul else "", penalty=first.penalty or "",
-                  marks=_marks(first), rows=lines, governs=_governs(library, rs.id, first.ref))
+                  marks=_marks(first), rows=lines, governs=_governs(library, rs.id, first.ref),
+                  record=record_route(rs.id, first.index, q=query))
 
 
 def comparison(library: Library, hit: Hit, query: str) -> Result:
@@ -395,9 +400,19 @@ def result_tile(ctx: AppContext, r: Result, on_open, *, lead: bool = True) -> ft
         if inspect.isawaitable(result):
             await result
 
+    async def record(e) -> None:
+        # through on_open: the query goes into the history first, so Back returns to the results
+        result = on_open(r.record)
+        if inspect.isawaitable(result):
+            await result
+
     tile = ft.ListTile(
         title=ft.Column(lines, spacing=1, tight=True),
         on_click=click,
+        # "Record this ruling" (48 x 48) beside the row: the ruling keeps its lines (the third
+        # ruling still ends on a phone's first screen)
+        trailing=icon_button(ft.Icons.EDIT_NOTE, _("Record this ruling"), record, key="record-ruling",
+                             data=r.record) if r.record else None,
         min_height=48,
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
         data=r.route,
