@@ -82,7 +82,7 @@ def test_a_search_result_row_opens_the_form_with_the_query(ctx, app_ledger, navi
     ctx.settings.ruleset = "azrm"
     v = build_view(ctx, "/search?q=I%20showed%20four%20tiles%20by%20accident")
     button = next(c for c in walk(v) if getattr(c, "key", None) == "record-ruling")
-    assert button.tooltip == "Record this ruling" and button.width >= 48 and button.height >= 48
+    assert button.tooltip == "Record this ruling: Wrongly revealing tiles: 3 or 4 tiles" and button.width >= 48 and button.height >= 48
     fire(button.on_click, None)
     route = navigated[-1]
     assert query(route) == {"ruleset": "azrm", "row": str(row_index(library, "azrm", "Wrongly revealing tiles: 3 or 4 tiles")),

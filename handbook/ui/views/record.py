@@ -133,11 +133,10 @@ class _RecordRuling:
         q = ctx.query
         table, hanchan = desk_for(ctx.desk, self.today)
         self.name_box = ft.TextField(label=_("Player"), autofocus=True, text_size=BODY, key="record-player",
-                                     max_length=ledger_mod.MAX_NAME, on_change=self.typed,
-                                     prefix_icon=ft.Icons.PERSON, counter=None)
+                                     on_change=self.typed, prefix_icon=ft.Icons.PERSON)
         self.suggested = ft.Column(spacing=0, key="player-suggestions")
         self.table_box = ft.TextField(label=_("Table (optional)"), value=table, text_size=BODY, width=170,
-                                      max_length=ledger_mod.MAX_TABLE, key="record-table")
+                                      key="record-table")
         self.hanchan_box = ft.TextField(label=_("Hanchan (optional)"), value=hanchan, text_size=BODY,
                                         width=170, keyboard_type=ft.KeyboardType.NUMBER, key="record-hanchan",
                                         input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,2}$", allow=True,

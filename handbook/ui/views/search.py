@@ -123,8 +123,9 @@ def _marks(entry) -> tuple[str, ...]:
                                  ("interpretation", getattr(entry, "interpretations", ()))) if on)
 
 
-def to_result(library: Library, hit: Hit) -> Result:
-    """A search :class:`Hit` as a :class:`Result` row."""
+def to_result(library: Library, hit: Hit, query: str = "") -> Result:
+    """A search :class:`Hit` as a :class:`Result` row (``query``: the reason a penalty row's
+    "Record this ruling" starts with)."""
     if hit.kind == "rule":
         rs = library.rulesets[hit.ruleset or ""]
         cited = rs.rows_citing(hit.ref)
@@ -137,7 +138,7 @@ def to_result(library: Library, hit: Hit) -> Result:
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
                       subtitle=foul_japanese(foul) if foul else "",
                       penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row),
-                      record=record_route(row.ruleset, row.index) if row else "")
+                      record=record_route(row.ruleset, row.index, q=query) if row else "")
     if hit.kind == "yaku":   # not a ruling: the yaku page of the chosen ruleset
         return Result("yaku", hit.title, hit.route, "", "", hit.subtitle or "")
     term = None
@@ -167,7 +168,7 @@ def ruling(library: Library, hit: Hit, query: str) -> Result:
     rs = library.rulesets[hit.ruleset or ""]
     rows = order_rows(rs.rows(hit.ref), query)
     if not rows:
-        return to_result(library, hit)
+        return to_result(library, hit, query)
     first, rest = rows[0], rows[1:]
     foul = library.fouls.get(hit.ref)
     lines = tuple(RowLine(condition_label(r, rows) or r.foul, r.penalty or "", ref_label(r.ref), r.condition or "")
@@ -247,7 +248,7 @@ def ranked_results(library: Library, query: str, ruleset: str | None = None,
         elif h.kind == "penalty" and h.ref == compared:
             continue
         else:
-            out.append(to_result(library, h))
+            out.append(to_result(library, h, query))
     return rulings_first(out)
 
 
@@ -319,7 +320,7 @@ def run_elsewhere(library: Library, query: str, ruleset: str | None) -> list[Res
     without a ruleset chosen): see :meth:`Library.elsewhere`."""
     if not ruleset or not query.strip():
         return []
-    return [to_result(library, h) for h in library.elsewhere(query, ruleset)]
+    return [to_result(library, h, query) for h in library.elsewhere(query, ruleset)]
 
 
 # ---------------------------------------------------------------------------- flet
@@ -411,7 +412,9 @@ def result_tile(ctx: AppContext, r: Result, on_open, *, lead: bool = True) -> ft
         on_click=click,
         # "Record this ruling" (48 x 48) beside the row: the ruling keeps its lines (the third
         # ruling still ends on a phone's first screen)
-        trailing=icon_button(ft.Icons.EDIT_NOTE, _("Record this ruling"), record, key="record-ruling",
+        # named with the row: a reader (and a browser test) tells one ruling's button from another's
+        trailing=icon_button(ft.Icons.EDIT_NOTE, _("Record this ruling: {foul}").format(foul=r.title), record,
+                             key="record-ruling",
                              data=r.record) if r.record else None,
         min_height=48,
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
