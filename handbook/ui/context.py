@@ -132,6 +132,9 @@ class AppContext:
     #: the peer address the server saw when this session connected (handbook.access.peer)
     peer: str = ""
     backer: Callable[[str | None], Any] | None = None
+    #: this session's table and hanchan for the day's records ("day", "table", "hanchan"): the
+    #: next "Record this ruling" starts with them (handbook.ui.views.record)
+    desk: dict[str, str] = field(default_factory=dict)
     #: the ledger and the study store (one per app, shared by its sessions; tests pass their own)
     stores: Stores = None  # type: ignore[assignment]
 

@@ -30,7 +30,8 @@ BODY, SMALL = 16, 14
 
 #: the title of the passphrase screen shown for a gated route, by route name
 _TITLES = {"ledger": N_("Ledger"), "player": N_("Ledger"), "study": N_("Study"),
-           "study-progress": N_("Progress"), "bookmarks": N_("Bookmarks")}
+           "study-progress": N_("Progress"), "bookmarks": N_("Bookmarks"),
+           "record": N_("Record this ruling"), "incidents": N_("Ledger")}
 LEDGER_LOCKED = N_("The ledger holds players' names and penalties. Give the judge passphrase "
                    "to open it.")
 STUDY_LOCKED = N_("On this server, study progress, bookmarks and recent lookups are the judge's. "
@@ -127,7 +128,7 @@ def passphrase_view(ctx: AppContext, route: Route) -> ft.View:
     """What a session that has not given the passphrase sees instead of the ``JUDGE`` screen
     ``route``; on the right answer that screen is built, open."""
     _ = ctx._
-    ledger = route.pattern.startswith("/ledger")
+    ledger = route.pattern.startswith(("/ledger", "/record", "/incidents"))
     title = _(_TITLES.get(route.name, N_("Judge passphrase")))
     return ctx.view(route=ctx.route, title=title, controls=[
         ft.Row([ft.Icon(ft.Icons.LOCK_OUTLINE),

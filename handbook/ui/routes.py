@@ -143,6 +143,8 @@ ROUTES: tuple[Route, ...] = (
     Route("/tools/payments", "payments", parent="/tools", example="/tools/payments?ruleset=wrc-2025&han=3&fu=30"),
     Route("/ledger", "ledger", parent="/tools", gate=JUDGE),
     Route("/incidents", "incidents", parent="/ledger", gate=JUDGE),
+    Route("/record", "record", parent="/ledger", example="/record?ruleset=azrm&row=9&q=showed%20four%20tiles",
+          gate=JUDGE),
     Route("/ledger/<player>", "player", parent="/ledger", example="/ledger/Ann%C3%A9%20Smith", gate=JUDGE),
     Route("/study", "study", parent="/", gate=JUDGE),
     Route("/study/progress", "study-progress", parent="/study", gate=JUDGE),
@@ -277,6 +279,22 @@ def payments_route(ruleset: str, han: int | None = None, fu: int | None = None) 
     if fu:
         q["fu"] = str(fu)
     return "/tools/payments?" + urlencode(q)
+
+
+def record_route(ruleset: str, row: int, *, q: str = "", strike: bool | None = None,
+                 points: int | None = None) -> str:
+    """``/record?ruleset=…&row=…``: the record form filled from penalty row ``row`` (its
+    :attr:`~handbook.core.model.PenaltyRow.index`) of ``ruleset``; ``q`` the start of the reason
+    (the search query, the calculator's input), ``strike`` the calculator's answer where the row
+    leaves the Strike to the judge, ``points`` (P) a calculator's number for a row without one."""
+    query: dict[str, str] = {"ruleset": ruleset, "row": str(row)}
+    if q.strip():
+        query["q"] = q.strip()[:200]
+    if strike is not None:
+        query["strike"] = "yes" if strike else "no"
+    if points is not None:
+        query["points"] = str(points)
+    return "/record?" + urlencode(query)
 
 
 def term_route(term_id: str) -> str:

@@ -42,6 +42,7 @@ _BUILDER_NAMES: Mapping[str, tuple[str, str]] = {
     "ledger": ("ledger", "build_ledger"),
     "player": ("ledger", "build_player"),
     "incidents": ("incidents_day", "build_incidents"),
+    "record": ("record", "build_record"),
     "study": ("study", "build_study"),
     "study-progress": ("study", "build_progress"),
     "exam": ("study", "build_exam"),

@@ -431,6 +431,22 @@ def named(dropdown: ft.Dropdown) -> ft.Control:
     return ft.Semantics(label=dropdown.label, content=dropdown, expand=dropdown.expand)
 
 
+def record_button(ctx: "AppContext", route: str, *, icon_only: bool = False,
+                  key: str | None = None) -> ft.Control:
+    """"Record this ruling": opens ``route`` (:func:`handbook.ui.routes.record_route`), the
+    judge-gated record form (a session without the passphrase gets the passphrase screen). A
+    48 px outlined button, or with ``icon_only`` a 48 x 48 named icon button."""
+    name = ctx._("Record this ruling")
+
+    def go(e=None) -> None:
+        ctx.navigate(route)
+
+    if icon_only:
+        return icon_button(ft.Icons.EDIT_NOTE, name, go, key=key, data=route)
+    return ft.OutlinedButton(name, icon=ft.Icons.EDIT_NOTE, style=tall_style(), on_click=go, key=key,
+                             data=route)
+
+
 def icon_button(icon, name: str, on_click, *, filled: bool = False, size: int = TOUCH,
                 key: str | None = None, **kw) -> ft.IconButton:
     """An icon button at least 48 px square whose accessible name (and tooltip) is ``name``."""

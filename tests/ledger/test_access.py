@@ -301,3 +301,63 @@ def test_an_undo_puts_the_record_back_once(ctx, app_ledger, gated, page):
     app_ledger.remove(kept.id)  # removed again, in another session
     fire(undo.on_click, None)   # the same Undo replayed
     assert app_ledger.records() == []
+
+
+# --- "Record this ruling" (issue 44): the form is the judge's, the buttons to it lead to the passphrase
+
+RECORD_ROUTES = [
+    "/record?ruleset=azrm&row=9&q=showed%20four%20tiles",
+    "/record?ruleset=no-such&row=1",
+    "/record?ruleset=azrm&row=99999999999999999999999999&points=9999999",
+    "/record?ruleset=%00%E2%80%AEazrm&row=%3Cscript%3E",
+    "/record?ruleset=azrm&row=9&q=" + "%E2%80%AE" * 600,
+]
+
+
+@pytest.mark.parametrize("route", RECORD_ROUTES)
+def test_the_record_form_asks_for_the_passphrase_whatever_the_query(ctx, app_ledger, gated, route):
+    app_ledger.add("Secret Sam", "2026-04-01", "azrm", "Noten Riichi")
+    v = build_view(ctx, route)
+    text = visible_texts(v)
+    assert "Judge passphrase" in text and "Secret Sam" not in text
+    assert not [c for c in walk(v) if getattr(c, "key", None) in ("save-record", "record-player")]
+    assert len(app_ledger.records()) == 1
+
+
+def test_record_buttons_on_open_screens_lead_to_the_passphrase_then_the_form(ctx, app_ledger, gated, navigated):
+    ctx.settings.ruleset = "azrm"
+    targets = []
+    for route in ("/search?q=I%20showed%20four%20tiles%20by%20accident", "/penalties/azrm/revealed-tiles",
+                  "/tools/revealed?ruleset=azrm&tiles=4", "/tools/chombo?ruleset=azrm&foul=revealed-tiles"):
+        v = build_view(ctx, route)
+        buttons = [c for c in walk(v) if str(getattr(c, "key", "")).startswith("record-")
+                   and isinstance(getattr(c, "data", None), str) and c.data.startswith("/record?")]
+        assert buttons, route
+        navigated.clear()
+        fire(buttons[0].on_click, None)
+        assert navigated and navigated[-1].startswith("/record?"), route
+        targets.append(navigated[-1])
+    for target in targets:
+        v = build_view(ctx, target)
+        assert "Judge passphrase" in visible_texts(v), target
+    _try(build_view(ctx, targets[0]), PASS)
+    v = build_view(ctx, targets[0])
+    assert "Judge passphrase" not in visible_texts(v) and by_key(v, "save-record")
+    assert by_key(v, "lock")  # the AppBar's Lock, as on every judge screen
+
+
+def test_a_locked_session_saves_nothing_from_an_open_form_and_its_undo_is_dead(ctx, app_ledger, gated, page):
+    import flet as ft
+
+    _try(build_view(ctx, "/ledger"), PASS)
+    v = build_view(ctx, "/record?ruleset=azrm&row=9")
+    by_key(v, "record-player").value = "Secret Sam"
+    fire(by_key(v, "save-record").on_click, None)
+    [saved] = app_ledger.records()
+    [undo] = [b for b in walk(page.dialogs[-1]) if isinstance(b, ft.TextButton) and b.content == "Undo"]
+    fire(by_key(v, "lock").on_click, None)
+    assert ctx.judge is False
+    fire(undo.on_click, None)                        # a forged tap on the closed snack bar
+    by_key(v, "record-player").value = "Forged Fred"
+    fire(by_key(v, "save-record").on_click, None)    # a forged tap on the form left on screen
+    assert [(r.id, r.counts) for r in app_ledger.records()] == [(saved.id, True)]

@@ -93,7 +93,7 @@ def test_every_example_opens_its_own_route():
 def test_app_paths_are_derived_from_the_table():
     # the web server answers every screen's path with the app, the study screens too
     assert routes.APP_ROUTE_ROOTS == {"search", "rules", "penalties", "glossary", "tools", "ledger", "study",
-                                      "bookmarks", "what-happened", "incidents"}
+                                      "bookmarks", "what-happened", "incidents", "record"}
     for r in routes.ROUTES[1:]:  # "/" itself is index.html anyway
         assert spa_fallback_wanted(r.sample.split("?")[0])
 

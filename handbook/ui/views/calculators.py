@@ -25,6 +25,7 @@ from handbook.core.model import Penalty
 from handbook.ledger import MAX_NAME
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
+from handbook.ui.routes import record_route
 from handbook.ui.text import ref_label
 from handbook.ui.errors import readable
 from handbook.ui.gate import judged_ledger, passphrase_controls
@@ -46,6 +47,7 @@ from handbook.ui.widgets import (
     source_button,
     source_link,
     strike_status_controls,
+    record_button,
     refresh,
     switch_row,
     tall_style,
@@ -284,6 +286,10 @@ def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender
         rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
                             weight=ft.FontWeight.W_600, key="no-payment"))
     rows.append(_points_and_strike(ctx, s.points, s.strike))
+    # the row of the foul picked (the usual chombo is no one row of the table: nothing to record from)
+    row = next((p for p in rs.penalties if p.id == s.foul_id and p.foul == s.foul), None) if s.foul_id else None
+    rows += _record_this(ctx, row, _("Chombo, offender seat {seat}").format(seat=_(SEAT_NAMES[offender])),
+                         strike=s.strike, points=s.points)
     rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
     rows += notes_list(hand_effects(s, _))
     rows += _titled_notes(ctx, s.notes)
@@ -370,7 +376,11 @@ class _RevealedScreen:
         except ValueError as exc:
             self.result.controls = [error_box(readable(exc, _))]
             return
-        self.result.controls = [card(_revealed_rows(self.ctx, lib.rulesets[r.ruleset or self.ruleset], r))]
+        asked = _("{n} tiles revealed ({source})").format(
+            n=parse_tiles(self.tiles), source=_(SOURCE_NAMES[self.source]))
+        if self.deal:
+            asked += ", " + _("During the deal").lower()
+        self.result.controls = [card(_revealed_rows(self.ctx, lib.rulesets[r.ruleset or self.ruleset], r, asked))]
 
     def changed(self) -> None:
         self.show()
@@ -401,9 +411,21 @@ class _RevealedScreen:
         self.changed()
 
 
-def _revealed_rows(ctx: AppContext, rs, r: handbook.Ruling) -> list[ft.Control]:
+def _record_this(ctx: AppContext, row, asked: str, *, strike: bool | None, points: int | None) -> list[ft.Control]:
+    """"Record this ruling" for a calculator's result that is one penalty row (none without
+    one): the form gets the calculator's input as the reason's start, and its Strike and points
+    where the row leaves them to the judge."""
+    if row is None:
+        return []
+    route = record_route(row.ruleset, row.index, q=asked,
+                         strike=strike if row.strike is None else None,
+                         points=points if row.points is None and points else None)
+    return [ft.Row([record_button(ctx, route, key="record-ruling")], wrap=True)]
+
+
+def _revealed_rows(ctx: AppContext, rs, r: handbook.Ruling, asked: str = "") -> list[ft.Control]:
     """A revealed-tiles ruling: the penalty (or the referee's choices), the source's row, P and
-    Strike, the notes and the § link."""
+    Strike, "Record this ruling" (the row's), the notes and the § link."""
     _ = ctx._
     row = next((p for p in rs.penalties if p.foul == r.foul), None) if r.foul else None
     headline = r.wording if r.choices and r.wording else _(PENALTY_NAMES[r.penalty])
@@ -416,6 +438,7 @@ def _revealed_rows(ctx: AppContext, rs, r: handbook.Ruling) -> list[ft.Control]:
         rows.append(ft.Text(_("The source: {foul} — {penalty}").format(foul=row.foul, penalty=row.penalty),
                             size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
     rows.append(_points_and_strike(ctx, r.points, r.strike))
+    rows += _record_this(ctx, row, asked, strike=r.strike, points=r.points)
     rows += _titled_notes(ctx, r.notes)
     rows.append(source_button(ctx, source_link(ctx.library, rs.id, r.ref, r.foul)))
     return rows

@@ -14,10 +14,11 @@ from handbook.core.model import Library, PenaltyRow, Ruleset
 from handbook.core.search import fold
 from handbook.i18n import N_
 from handbook.ui.context import AppContext
-from handbook.ui.routes import penalty_route, section_route
+from handbook.ui.routes import penalty_route, record_route, section_route
 from handbook.ui.text import leading_ref, outcome_lines, ref_label, shorthand_notes
 from handbook.ui.widgets import (
     entry_actions,
+    record_button,
     refresh,
     BODY_SIZE,
     SMALL_SIZE,
@@ -350,6 +351,9 @@ def build_foul(ctx: AppContext, ruleset: str, foul: str) -> ft.View:
             facts.append(_("{points}P deducted (1P = 1,000 points)").format(points=row.points))
         facts.append(_("Category: {category}").format(category=row.category))
         controls.append(ft.Text(" · ".join(facts), size=SMALL_SIZE, color=ft.Colors.ON_SURFACE_VARIANT))
+        # the judge-gated record form, filled from this row (the search query, when it led here)
+        controls.append(ft.Row([record_button(ctx, record_route(rs.id, row.index, q=ctx.query.get("q", "")),
+                                              key=f"record-{row.index}")], wrap=True))
         if row.note:
             controls.append(rich_text(ctx, row.note, ruleset=rs.id, size=SMALL_SIZE))
         controls.extend(handbook_notes(ctx, ruleset=rs.id, conflict=row.conflict,

@@ -21,10 +21,11 @@ from handbook.i18n import N_
 from handbook.ui.context import AppContext, title_bar
 from handbook.ui.offline import offline_badge
 from handbook.ui.titles import japanese_first
-from handbook.ui.routes import editions_route, search_route, split_route
+from handbook.ui.routes import editions_route, record_route, search_route, split_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
-    BODY_SIZE, MEDIUM, SMALL_SIZE, badge, empty_note, foul_japanese, note_badge, recent_controls, refresh,
+    BODY_SIZE, MEDIUM, SMALL_SIZE, badge, empty_note, foul_japanese, icon_button, note_badge, recent_controls,
+    refresh,
     section_heading)
 
 #: the penalty of a ruling, in large type
@@ -85,6 +86,8 @@ class Result:
     governs: str = ""
     #: a comparison of one foul across rulesets (no ruleset chosen)
     compare: bool = False
+    #: a penalty row: the judge-gated record form filled from it (:func:`record_route`)
+    record: str = ""
 
     @property
     def label(self) -> str:
@@ -120,8 +123,9 @@ def _marks(entry) -> tuple[str, ...]:
                                  ("interpretation", getattr(entry, "interpretations", ()))) if on)
 
 
-def to_result(library: Library, hit: Hit) -> Result:
-    """A search :class:`Hit` as a :class:`Result` row."""
+def to_result(library: Library, hit: Hit, query: str = "") -> Result:
+    """A search :class:`Hit` as a :class:`Result` row (``query``: the reason a penalty row's
+    "Record this ruling" starts with)."""
     if hit.kind == "rule":
         rs = library.rulesets[hit.ruleset or ""]
         cited = rs.rows_citing(hit.ref)
@@ -133,7 +137,8 @@ def to_result(library: Library, hit: Hit) -> Result:
         foul = library.fouls.get(hit.ref)
         return Result("penalty", hit.title, hit.route, rs.short, ref_label(row.ref if row else None),
                       subtitle=foul_japanese(foul) if foul else "",
-                      penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row))
+                      penalty=(row.penalty if row else hit.subtitle) or "", marks=_marks(row),
+                      record=record_route(row.ruleset, row.index, q=query) if row else "")
     if hit.kind == "yaku":   # not a ruling: the yaku page of the chosen ruleset
         return Result("yaku", hit.title, hit.route, "", "", hit.subtitle or "")
     term = None
@@ -163,14 +168,15 @@ def ruling(library: Library, hit: Hit, query: str) -> Result:
     rs = library.rulesets[hit.ruleset or ""]
     rows = order_rows(rs.rows(hit.ref), query)
     if not rows:
-        return to_result(library, hit)
+        return to_result(library, hit, query)
     first, rest = rows[0], rows[1:]
     foul = library.fouls.get(hit.ref)
     lines = tuple(RowLine(condition_label(r, rows) or r.foul, r.penalty or "", ref_label(r.ref), r.condition or "")
                   for r in rest)
     return Result("penalty", first.foul, hit.route, rs.short, ref_label(first.ref),
                   subtitle=foul_japanese(foul) if foul else "", penalty=first.penalty or "",
-                  marks=_marks(first), rows=lines, governs=_governs(library, rs.id, first.ref))
+                  marks=_marks(first), rows=lines, governs=_governs(library, rs.id, first.ref),
+                  record=record_route(rs.id, first.index, q=query))
 
 
 def comparison(library: Library, hit: Hit, query: str) -> Result:
@@ -242,7 +248,7 @@ def ranked_results(library: Library, query: str, ruleset: str | None = None,
         elif h.kind == "penalty" and h.ref == compared:
             continue
         else:
-            out.append(to_result(library, h))
+            out.append(to_result(library, h, query))
     return rulings_first(out)
 
 
@@ -314,7 +320,7 @@ def run_elsewhere(library: Library, query: str, ruleset: str | None) -> list[Res
     without a ruleset chosen): see :meth:`Library.elsewhere`."""
     if not ruleset or not query.strip():
         return []
-    return [to_result(library, h) for h in library.elsewhere(query, ruleset)]
+    return [to_result(library, h, query) for h in library.elsewhere(query, ruleset)]
 
 
 # ---------------------------------------------------------------------------- flet
@@ -395,9 +401,21 @@ def result_tile(ctx: AppContext, r: Result, on_open, *, lead: bool = True) -> ft
         if inspect.isawaitable(result):
             await result
 
+    async def record(e) -> None:
+        # through on_open: the query goes into the history first, so Back returns to the results
+        result = on_open(r.record)
+        if inspect.isawaitable(result):
+            await result
+
     tile = ft.ListTile(
         title=ft.Column(lines, spacing=1, tight=True),
         on_click=click,
+        # "Record this ruling" (48 x 48) beside the row: the ruling keeps its lines (the third
+        # ruling still ends on a phone's first screen)
+        # named with the row: a reader (and a browser test) tells one ruling's button from another's
+        trailing=icon_button(ft.Icons.EDIT_NOTE, _("Record this ruling: {foul}").format(foul=r.title), record,
+                             key="record-ruling",
+                             data=r.record) if r.record else None,
         min_height=48,
         content_padding=ft.Padding.symmetric(horizontal=8, vertical=2),
         data=r.route,
