@@ -47,6 +47,17 @@ attacker gains at most one compared guess per address (IPv4) or /64 network (IPv
 used, beyond the cap. An already open session is never asked again (the gate is checked when the
 passphrase is given, not on every screen).
 
+**The unlock is bound to the browser.** Flet resumes a disconnected session for any client that
+presents its session id from the same address with the same user agent (behind NAT, or a proxy
+not named with ``--trusted-proxy``, that is anyone). So on the right answer the browser is given
+an *unlock token* (:func:`new_unlock_token`, 256 random bits) in its own storage (Flet's
+SharedPreferences: localStorage on the web, never the URL) and the server keeps only its
+SHA-256 (:func:`token_digest`); a session resumed by a new connection is locked before its first
+screen is sent and opened again only when that connection's browser storage holds the token
+(:func:`token_matches`, constant-time; :mod:`handbook.ui.gate`). The lock comes back for good
+when the session expires (kept ``SESSION_TIMEOUT_S`` after its browser went away,
+:mod:`handbook.ui.app`): a new session starts locked whatever the browser holds.
+
 Comparison is constant-time. No flet, no tinydb: the UI asks :meth:`Gate.check`.
 """
 
@@ -78,6 +89,11 @@ MAX_LENGTH = 200
 MAX_CLIENTS = 10_000  # failure counters (and known-good addresses) kept at most, oldest dropped first
 #: letters and digits that cannot be mistaken for each other when read off a screen
 ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+#: an unlock token: 32 random bytes as URL-safe base64 without padding (43 characters)
+UNLOCK_TOKEN_CHARS = 43
+_TOKEN_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 class Verdict(enum.Enum):
@@ -122,6 +138,37 @@ def generate(groups: int = 3, size: int = 4) -> str:
     """A new passphrase such as ``k7mp-x3qa-9hte`` (3 × 4 characters from :data:`ALPHABET`:
     about 59 bits, easy to type on a phone)."""
     return "-".join("".join(secrets.choice(ALPHABET) for _ in range(size)) for _ in range(groups))
+
+
+def new_unlock_token() -> str:
+    """A fresh unlock token for a browser that gave the passphrase (see the module doc): 256
+    random bits, :data:`UNLOCK_TOKEN_CHARS` URL-safe characters."""
+    return secrets.token_urlsafe(32)
+
+
+def is_unlock_token(value: object) -> bool:
+    """Whether ``value`` is text shaped like :func:`new_unlock_token`'s (anything a browser's
+    storage may hold is checked before it is used)."""
+    return (isinstance(value, str) and len(value) == UNLOCK_TOKEN_CHARS
+            and all(c in _TOKEN_ALPHABET for c in value))
+
+
+def token_digest(token: str) -> bytes:
+    """What the server keeps of an unlock token: its SHA-256 (32 bytes). ``ValueError`` naming
+    the token when it is not one (:func:`is_unlock_token`)."""
+    if not is_unlock_token(token):
+        raise ValueError(f"token: must be {UNLOCK_TOKEN_CHARS} URL-safe characters as "
+                         "new_unlock_token makes")
+    return hashlib.sha256(token.encode("ascii")).digest()
+
+
+def token_matches(token: object, digest: bytes | None) -> bool:
+    """Whether ``token`` (what a browser's storage gave, anything) is the one whose
+    :func:`token_digest` is ``digest``; False for no digest or no well-formed token.
+    Constant-time in the token's content."""
+    if digest is None or not is_unlock_token(token):
+        return False
+    return hmac.compare_digest(hashlib.sha256(str(token).encode("ascii")).digest(), digest)
 
 
 def address_key(address: str | None) -> str:

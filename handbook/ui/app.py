@@ -99,6 +99,15 @@ class Preferences:
             log.warning("SharedPreferences.%s failed: %s", name, exc)
             return None
 
+    async def get(self, key: str) -> Any:
+        """The value stored under ``key``; ``None`` when there is none or the storage did not
+        answer in time (:data:`PREFS_TIMEOUT`)."""
+        return await self._call("get", key)
+
+    async def set(self, key: str, value: Any) -> bool:
+        """Store ``value`` under ``key``; True when the storage said it did."""
+        return bool(await self._call("set", key, value))
+
     async def load(self, library: Library) -> Settings:
         s = Settings()
         # one round trip to the client for the three, not three in a row (start-up time)
@@ -167,15 +176,19 @@ class HandbookApp:
             backer=self.go_back,
             stores=stores or Stores(library),
             peer=peer,
+            preferences=self.prefs,
         )
         #: the routes shown in this session, oldest first (the in-app history the arrow goes back in)
         self.history: list[str] = []
         self._going_back: str | None = None
         #: the route the client reported last (a back arrow's marked push included)
         self._route_seen: str | None = None
-        from handbook.ui.serving import register_crash_screen
+        from handbook.ui.serving import register_crash_screen, register_resume_guard
 
         register_crash_screen(page, self)
+        # a new connection taking up this session is locked out of the judge's data until its
+        # browser shows the unlock token (handbook.ui.gate.suspend / resume)
+        register_resume_guard(page, self.suspend)
 
     # ------------------------------------------------------------------ setup
     def configure_page(self) -> None:
@@ -191,6 +204,7 @@ class HandbookApp:
         page.on_resize = self.on_resize
         page.on_platform_brightness_change = self.on_brightness
         page.on_locale_change = self.on_locale_change
+        page.on_connect = self.on_connect
 
     async def start(self) -> None:
         # the saved settings and the device's language in one round trip to the client
@@ -273,6 +287,23 @@ class HandbookApp:
 
     async def refresh(self) -> None:
         self.render(self.ctx.current_route())
+
+    def suspend(self) -> None:
+        """A new connection is taking up this disconnected session (before its page is sent):
+        the judge's screen is locked (:func:`handbook.ui.gate.suspend`) and the screen built
+        again, locked."""
+        from handbook.ui import gate
+
+        if gate.suspend(self.ctx):
+            self.render(self.ctx.current_route())
+
+    async def on_connect(self, e: Any = None) -> None:
+        """The browser came back on a new connection: the judge's screen opens again when its
+        storage holds the unlock token (:func:`handbook.ui.gate.resume`)."""
+        from handbook.ui import gate
+
+        if await gate.resume(self.ctx):
+            self.render(self.ctx.current_route())
 
     def show_crash(self) -> None:
         """What the session shows when one of its handlers raised (the details are in the
@@ -548,9 +579,10 @@ def asgi_app(app_main: Callable[[ft.Page], Awaitable[None]] | None = None, *,
     :class:`handbook.access.PeerAddress`, so each session knows the address its websocket
     came from, inside :class:`handbook.ui.serving.HallGuard` (``guard``: its keyword arguments;
     the origin check, the session caps, the security headers)."""
-    from handbook.ui.serving import HallGuard, install_session_owners, web_app
+    from handbook.ui.serving import HallGuard, install_resume_guard, install_session_owners, web_app
 
     install_session_owners()
+    install_resume_guard()  # a resumed session stays locked until its browser shows the token
     return HallGuard(access.PeerAddress(web_app(app_main or main, assets_dir=str(ASSETS_DIR),
                                                 session_timeout_seconds=SESSION_TIMEOUT_S)),
                      **(guard or {}))

@@ -114,7 +114,9 @@ class AppContext:
       (no gate is active, or it gave the passphrase: :mod:`handbook.access`);
     - ``peer``: the address this session's websocket came from, as the server saw it
       (:func:`handbook.access.peer`; ``""`` outside a served app) — never a page property;
-    - ``stores``: the ledger and the study store (:class:`handbook.ui.stores.Stores`).
+    - ``stores``: the ledger and the study store (:class:`handbook.ui.stores.Stores`);
+    - ``unlock_digest``, ``preferences``: what binds a given passphrase to this browser
+      (:mod:`handbook.ui.gate`).
     """
 
     page: Any
@@ -131,6 +133,12 @@ class AppContext:
     judge: bool = False
     #: the peer address the server saw when this session connected (handbook.access.peer)
     peer: str = ""
+    #: the SHA-256 of the unlock token this session's browser holds, ``None`` until one was
+    #: stored after the passphrase (handbook.access, "The unlock is bound to the browser")
+    unlock_digest: bytes | None = None
+    #: the browser's own storage (handbook.ui.app.Preferences: ``await get(key)``,
+    #: ``await set(key, value)``); ``None`` in tests without one
+    preferences: Any = None
     backer: Callable[[str | None], Any] | None = None
     #: this session's table and hanchan for the day's records ("day", "table", "hanchan"): the
     #: next "Record this ruling" starts with them (handbook.ui.views.record)

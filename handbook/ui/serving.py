@@ -65,6 +65,15 @@ each says how to delete it once Flet fixes its cause.
    expires) with a plain page past the cap, and adds nosniff, ``Referrer-Policy`` and a CSP
    with ``frame-ancestors 'none'`` to every answer. See docs/security.md. *Delete when* Flet's
    web server offers an origin check, session limits and response headers.
+8. **A resumed session is locked until its browser proves itself** (:func:`install_resume_guard`).
+   Flet hands a disconnected session -- its page, the judge's open ledger -- to any connection
+   that names its session id from the same address and user agent, and sends it the whole page
+   in its first answer. The repair wraps ``app_manager.get_session`` (what the register message
+   asks before it takes up a session): for a disconnected session it first runs the guard its app
+   registered (:func:`register_resume_guard`; the app locks the judge's screen,
+   :func:`handbook.ui.gate.suspend`), so the page sent is the locked one; the app opens it again
+   once the new connection's browser storage shows the unlock token (``page.on_connect``).
+   *Delete when* Flet lets an app vet a reconnect before the page is sent.
 """
 
 from __future__ import annotations
@@ -288,6 +297,49 @@ def install_crash_screen() -> bool:
     return True
 
 
+# ---------------------------------------------------------------- 8. resumed sessions
+
+#: what each live session's app runs before a new connection takes the session up, by ``id(page)``
+_resume_guards: dict[int, Any] = {}
+
+
+def register_resume_guard(page: Any, guard: Callable[[], None]) -> None:
+    """``guard()`` runs (synchronously) before a new connection takes up ``page``'s disconnected
+    session, before its page is sent. Held weakly (a bound method: as long as its object lives),
+    never keeping the session alive."""
+    key = id(page)
+    _resume_guards[key] = weakref.WeakMethod(guard) if hasattr(guard, "__self__") else (lambda: guard)
+    weakref.finalize(page, _resume_guards.pop, key, None)
+
+
+def install_resume_guard() -> bool:
+    """Wrap ``app_manager.get_session`` (see the module's docstring, 8). True when in place;
+    idempotent."""
+    try:
+        from flet_web.fastapi.flet_app_manager import FletAppManager
+    except ImportError:  # pragma: no cover
+        return False
+
+    def make(original: Any) -> Any:
+        async def get_session(self: Any, session_id: str) -> Any:
+            session = await original(self, session_id)
+            if session is not None and session.connection is None:
+                ref = _resume_guards.get(id(session.page))
+                guard = ref() if ref is not None else None
+                if guard is not None:
+                    try:
+                        guard()
+                    except Exception:  # noqa: BLE001 - never hand over an unguarded session
+                        log.exception("session %s: the resume guard failed; a new session instead",
+                                      session.id)
+                        return None
+            return session
+        return get_session
+
+    _wrap(FletAppManager, "get_session", make)
+    return True
+
+
 # ---------------------------------------------------------------- 3. the web server
 
 DOCS_ATTRIBUTES = ("openapi_url", "docs_url", "redoc_url", "swagger_ui_oauth2_redirect_url")
@@ -437,14 +489,15 @@ async def _close(websocket: Any) -> None:
 def install() -> bool:
     """Every repair of this module; True when all are in place."""
     return all([install_session_release(), install_crash_screen(), install_memory_return(),
-                install_event_budget(), install_sessionless_end(), install_session_owners()])
+                install_event_budget(), install_sessionless_end(), install_session_owners(),
+                install_resume_guard()])
 
 
 __all__ = ["CRASH_SENTENCE", "CSP", "HallGuard", "MAX_SESSIONS", "MAX_SESSIONS_PER_ADDRESS",
            "SECURITY_HEADERS", "check_origin", "install_session_owners", "session_counts", "REGISTER_TIMEOUT_S", "SESSIONLESS_PER_PEER", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory",
            "install", "install_crash_screen", "install_event_budget", "install_memory_return",
            "install_sessionless_end",
-           "install_session_release",
+           "install_session_release", "install_resume_guard", "register_resume_guard",
            "register_crash_screen", "web_app", "without_any_docs", "without_docs"]
 
 
