@@ -433,14 +433,10 @@ def named(dropdown: ft.Dropdown) -> ft.Control:
 
 def record_button(ctx: "AppContext", route: str, *, icon_only: bool = False,
                   key: str | None = None) -> ft.Control:
-    """"Record this ruling": opens ``route`` (:func:`handbook.ui.routes.record_route`), the
-    judge-gated record form (a session without the passphrase gets the passphrase screen). A
-    48 px outlined button, or with ``icon_only`` a 48 x 48 named icon button."""
+    """"Record this ruling": a 48 px button (``icon_only``: a 48 x 48 named icon) opening ``route``,
+    the judge-gated record form (:func:`handbook.ui.routes.record_route`)."""
     name = ctx._("Record this ruling")
-
-    def go(e=None) -> None:
-        ctx.navigate(route)
-
+    go = lambda e=None: ctx.navigate(route)  # noqa: E731
     if icon_only:
         return icon_button(ft.Icons.EDIT_NOTE, name, go, key=key, data=route)
     return ft.OutlinedButton(name, icon=ft.Icons.EDIT_NOTE, style=tall_style(), on_click=go, key=key,
