@@ -71,6 +71,27 @@ def needs_judge_points(row: PenaltyRow) -> bool:
 
 # ------------------------------------------------------------------ shared pieces
 
+def judge_answers(_: Callable[[str], str], asks_strike: bool, strike_choice: ft.SegmentedButton,
+                  points_box: ft.TextField, *, max_digits: int | None = None,
+                  shown: int | None = None) -> tuple[bool | None, int | None]:
+    """The judge's answers where a row leaves them open (AZRM §1.4): whether it is a Strike
+    (``None`` when not asked) and the points in P (``None`` when the box is hidden or empty).
+    ``ValueError`` when the Strike is asked but not answered, or the points are not a whole
+    number (of at most ``max_digits`` digits; the message quotes ``shown`` characters of it)."""
+    strike = None
+    if asks_strike:
+        if not strike_choice.selected:
+            raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
+        strike = strike_choice.selected[0] == "yes"
+    points = None
+    text = (points_box.value or "").strip()
+    if points_box.visible and text:
+        if not text.isdigit() or (max_digits is not None and len(text) > max_digits):
+            raise ValueError(f"points: {text[:shown]!r} is not a whole number of P")
+        points = int(text)
+    return strike, points
+
+
 def ledger_damage_banner(ctx: AppContext, ledger: Ledger) -> list[ft.Control]:
     reports = ledger.damages
     if not reports:

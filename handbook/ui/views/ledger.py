@@ -47,7 +47,7 @@ from handbook.ui.widgets import (
 
 
 from handbook.ui.ledger_parts import (  # noqa: F401 - player_label, damage_text, ... are this screen's names too
-    player_label, row_label, strike_note, picked_bytes, needs_judge_points,
+    player_label, row_label, strike_note, picked_bytes, needs_judge_points, judge_answers,
     ledger_damage_banner, damage_text, write_error, unreadable_note, refused_dialog,
     section_heading, in_browser, export_controls,
     EXPORT_FOLDER,
@@ -293,19 +293,7 @@ class _RecordForm:
     # ---- adding
     def judged(self) -> tuple[bool | None, int | None]:
         """The judge's Strike and points where the row leaves them open; ``ValueError`` if missing."""
-        _ = self.ctx._
-        strike = None
-        if self.strike_switch.visible:
-            if not self.strike_choice.selected:
-                raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
-            strike = self.strike_choice.selected[0] == "yes"
-        points = None
-        text = (self.points_box.value or "").strip()
-        if self.points_box.visible and text:
-            if not text.isdigit():
-                raise ValueError(f"points: {text!r} is not a whole number of P")
-            points = int(text)
-        return strike, points
+        return judge_answers(self.ctx._, self.strike_switch.visible, self.strike_choice, self.points_box)
 
     async def add(self, e) -> None:
         if self.saving:

@@ -35,7 +35,7 @@ from handbook.storage import off_loop
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
 from handbook.ui.gate import judged_ledger
-from handbook.ui.ledger_parts import needs_judge_points, player_label, strike_note, write_error
+from handbook.ui.ledger_parts import judge_answers, needs_judge_points, player_label, strike_note, write_error
 from handbook.ui.routes import build_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
@@ -226,17 +226,8 @@ class _RecordRuling:
         """``Ledger.add``'s keyword arguments from the form; ``ValueError`` for a missing Strike
         answer or points that are not a whole number."""
         _ = self.ctx._
-        strike = None
-        if self.asks_strike:
-            if not self.strike_choice.selected:
-                raise ValueError(_("Say whether this is a Strike: the row leaves it to the judge."))
-            strike = self.strike_choice.selected[0] == "yes"
-        points = None
-        text = (self.points_box.value or "").strip()
-        if self.points_box.visible and text:
-            if not text.isdigit() or len(text) > 4:
-                raise ValueError(f"points: {text[:10]!r} is not a whole number of P")
-            points = int(text)
+        strike, points = judge_answers(_, self.asks_strike, self.strike_choice, self.points_box,
+                                       max_digits=4, shown=10)
         hanchan_text = (self.hanchan_box.value or "").strip()
         if hanchan_text and not hanchan_text.isdigit():
             raise ValueError(f"hanchan: {hanchan_text[:10]!r} is not a hanchan number (1 to {ledger_mod.MAX_HANCHAN})")
