@@ -8,7 +8,7 @@ only once the call returned (the point at which the app says "Recorded", "Remove
 "Imported"):
 
 * ``A <id>``: a record added; ``R <id>``: a record removed (an adder removes every fifth of its
-  own records);
+  own records); ``r <id>``: its removal begins (killed before ``R``, the record may be gone or kept);
 * ``S <batch>``: an import of :data:`IMPORT_SIZE` records (ids ``<batch>-<n>``) begins;
   ``I <batch>``: it returned.
 
@@ -59,6 +59,7 @@ def adder(path: str, name: str) -> None:
         mine.append(rec.id)
         i += 1
         if i % 5 == 0:
+            _say(f"r {mine[0]}")  # a removal under way: killed now, the record may be gone or kept
             gone = ledger.remove(mine.pop(0))
             _say(f"R {gone.id}")
 
@@ -90,6 +91,8 @@ class Acks:
     def __init__(self) -> None:
         self.added: set[str] = set()
         self.removed: set[str] = set()
+        #: removals begun (acknowledged or not): such a record may be gone without its "R" line
+        self.removing: set[str] = set()
         self.imports_started: set[str] = set()
         self.imported: set[str] = set()
 
@@ -100,6 +103,8 @@ class Acks:
                 self.added.add(value)
             elif kind == "R":
                 self.removed.add(value)
+            elif kind == "r":
+                self.removing.add(value)
             elif kind == "S":
                 self.imports_started.add(value)
             elif kind == "I":
@@ -120,7 +125,7 @@ def verdict(path: Path, acks: Acks) -> dict:
         valid = False
     db = open_db(path)
     stored = {d["id"] for d in db.table("records").all()}
-    lost = sorted((acks.added - acks.removed) - stored)
+    lost = sorted((acks.added - acks.removed - acks.removing) - stored)
     back = sorted(acks.removed & stored)
     partial, imported_lost = [], []
     for batch in acks.imports_started:
