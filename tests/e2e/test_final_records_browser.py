@@ -79,6 +79,8 @@ def test_a_table_named_in_the_address_fills_in_japanese(loaded_ja, server):
     assert hb.has_text("Dee Ja — Noten Riichi（AZRM）、30P")
     assert not hb.has_text("Cy Revoked")
     hb.click_button("Dee Jaは西家", then="西: Dee Ja — Noten Riichi（AZRM）、30P")
+    hb.page.mouse.move(200, 600)
+    hb.page.mouse.wheel(0, 400)  # the West seat's boxes into view before the tap that focuses one
     hb.role("textbox", "西 罰則").click()  # Flutter shows a box's text to the page when it has focus
     hb.wait_for_value("西 罰則", "30")
     hb.screenshot("final-records-ja")
