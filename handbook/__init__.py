@@ -25,7 +25,7 @@ from handbook.core.rulings import (
 )
 from handbook.core.strikes import StrikeStatus, strike_status
 from handbook.core.hand import HandValue, Yaku, hand_value
-from handbook.core.study import Card, study_deck
+from handbook.study.deck import Card, study_deck
 from handbook.core.scoring_table import PaymentTable, YakuInfo, payment_table, yaku_list
 
 __all__ = [

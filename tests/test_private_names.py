@@ -22,8 +22,6 @@ PACKAGE = ROOT / "handbook"
 #: modules owned by branches in progress: (importing module, imported module) -> the issue
 OWNED = {
     "handbook.ledger": "issue 44 (the ledger)",
-    "handbook.study": "issue 45 (study in one package)",
-    "handbook.core.study": "issue 45 (study in one package)",
     "handbook.storage": "issue 46 (storage)",
     "handbook.access": "issue 46 (security)",
     "handbook.ui.serving": "issue 46 (security)",

@@ -22,14 +22,14 @@ import flet as ft
 
 from handbook.core.model import Library
 from handbook.storage import is_web, open_app_db, open_db, open_prefs_db
-from handbook.study import PREFS_KEY, StudyStore, open_study_db
+from handbook.study.store import PREFS_KEY, StudyStore, open_study_db
 
 if TYPE_CHECKING:  # imported when the ledger is first opened: the first screen has no ledger
     from handbook.ledger import Ledger
 
 
 class Stores:
-    """The app's :class:`~handbook.ledger.Ledger` and :class:`~handbook.study.StudyStore`.
+    """The app's :class:`~handbook.ledger.Ledger` and :class:`~handbook.study.store.StudyStore`.
 
     ``ledger`` / ``study`` may be given (tests; a data folder chosen at start-up); otherwise each
     is opened on first use: the JSON file in the data folder, or SharedPreferences in the browser

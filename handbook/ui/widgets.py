@@ -19,7 +19,7 @@ from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext, labelled
 from handbook.ui.routes import penalty_route, section_route
 from handbook.storage import is_web
-from handbook.study import Entry, StudyStore
+from handbook.study.store import Entry, StudyStore
 from handbook.ui.text import Block, Segment, blocks, leading_ref, ref_label, segments
 
 BODY_SIZE = 16

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 import handbook
-from handbook.core.study import KINDS, digest
+from handbook.study.deck import KINDS, digest
 
 
 def _by_kind(deck, kind):
@@ -249,7 +249,8 @@ def test_yaku_and_payment_cards_are_scheduled_and_in_the_exam(library, tmp_path)
     import random
 
     from handbook.storage import open_db
-    from handbook.study import StudyStore, exam_cards
+    from handbook.study.scheduler import exam_cards
+    from handbook.study.store import StudyStore
 
     deck = handbook.study_deck("wrc-2025", library=library)
     store = StudyStore(open_db(tmp_path / "study.json"), library)

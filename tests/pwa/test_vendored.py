@@ -76,7 +76,7 @@ out["romaji"] = _search.romaji_of("ちゅうざ")
 
 import handbook
 lib = handbook.load_library()
-import handbook.study
+import handbook.study.store
 out["deck"] = len(handbook.study_deck("azrm", library=lib))
 out["search"] = lib.search("chonbo")[0].ref
 import mahjong

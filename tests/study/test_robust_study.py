@@ -11,9 +11,9 @@ import json
 import pytest
 
 from handbook import storage
-from handbook.core.study import study_deck
+from handbook.study.deck import study_deck
 from handbook.storage import open_db
-from handbook.study import MAX_IMPORT_BYTES, StudyImportError, StudyStore
+from handbook.study.store import MAX_IMPORT_BYTES, StudyImportError, StudyStore
 from tests.support.uihelpers import Event, StubPage, texts, walk  # noqa: E402
 
 UTC = datetime.timezone.utc

@@ -12,14 +12,8 @@ from fsrs import Rating, Scheduler, State
 
 import handbook
 from handbook.storage import open_db
-from handbook.study import (
-    LEARN_AHEAD,
-    RECENT_KEEP,
-    StudyImportError,
-    StudyStore,
-    exam_cards,
-    rating_of,
-)
+from handbook.study.scheduler import LEARN_AHEAD, exam_cards, rating_of
+from handbook.study.store import RECENT_KEEP, StudyImportError, StudyStore
 
 UTC = datetime.timezone.utc
 T0 = datetime.datetime(2026, 5, 1, 9, 0, tzinfo=UTC)

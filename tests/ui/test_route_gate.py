@@ -12,10 +12,10 @@ import pytest
 from tests.support.uihelpers import Event, texts, walk
 
 from handbook import access
-from handbook.core.study import study_deck
+from handbook.study.deck import study_deck
 from handbook.ledger import Ledger
 from handbook.storage import open_db
-from handbook.study import StudyStore
+from handbook.study.store import StudyStore
 from handbook.ui import routes
 from handbook.ui.context import AppContext, Settings
 from handbook.ui.screens import build_view

@@ -12,7 +12,7 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack
 from tests.support.uihelpers import Event, find, texts, walk
 
 from handbook.storage import open_db
-from handbook.study import StudyStore
+from handbook.study.store import StudyStore
 from handbook.ui import routes, screens
 
 

@@ -5,7 +5,7 @@ section, foul and term pages add with :func:`entry_actions`, and the recent list
 shows while its box is empty (:func:`recent_controls`).
 
 The deck is ``?ruleset=<id>`` (default: the chosen ruleset, else the first). Data:
-:mod:`handbook.study` (fsrs scheduling, TinyDB storage shared with the ledger's adapter).
+:mod:`handbook.study` (the deck, the fsrs scheduler, the TinyDB store shared with the ledger's adapter).
 
 Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookmark" (a switch),
 "Progress", "Exam", "Bookmarks", "I knew it", "I missed it", "Export progress",
@@ -19,11 +19,11 @@ from collections.abc import Callable
 
 import flet as ft
 
-from handbook import study as study_mod
-from handbook.core.study import Card, ref_text, study_deck
+from handbook.study.deck import Card, ref_text, study_deck
 from handbook.i18n import N_
 from handbook.storage import acknowledge_damage, damages_of, off_loop
-from handbook.study import Counts, StudyImportError, StudyStore
+from handbook.study.scheduler import NEW_PER_DAY, Counts, exam_cards, utcnow
+from handbook.study.store import MAX_IMPORT_BYTES, StudyImportError, StudyStore
 from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.routes import penalty_route
 from handbook.ui.widgets import (
@@ -235,11 +235,11 @@ class _StudySession:
         self.ctx, self.store, self.deck = ctx, store, deck
         self.stage = ft.Column(spacing=8, key="study-card")
         self.summary = ft.Text(size=SMALL_SIZE, key="study-summary")
-        self.new_limit = study_mod.NEW_PER_DAY
+        self.new_limit = NEW_PER_DAY
         self.show_next()
 
     def show_next(self) -> None:
-        _, now = self.ctx._, study_mod.utcnow()
+        _, now = self.ctx._, utcnow()
         c = self.store.counts(self.deck, now)["all"]
         self.summary.value = _("Due today: {due} · New: {new} · Learned: {learned}").format(
             due=c.due, new=c.new, learned=c.learned)
@@ -262,7 +262,7 @@ class _StudySession:
 
     def rate(self, card: Card, rating: str) -> None:
         try:
-            self.store.review(card, rating, now=study_mod.utcnow())
+            self.store.review(card, rating, now=utcnow())
         except OSError as exc:  # a full disk, a read-only folder: the card stays, answered again later
             shown = [c for c in self.stage.controls if getattr(c, "key", None) != "study-save-error"]
             self.stage.controls = [ft.Text(save_error(self.ctx, exc), color=ft.Colors.ERROR, size=SMALL_SIZE,
@@ -272,7 +272,7 @@ class _StudySession:
         self.show_next()
 
     def more_new(self, e) -> None:
-        self.new_limit += study_mod.NEW_PER_DAY
+        self.new_limit += NEW_PER_DAY
         self.show_next()
 
     def done_controls(self) -> list[ft.Control]:
@@ -284,7 +284,7 @@ class _StudySession:
             lines.append(ft.Text(_("Next card due: {when}").format(when=_.format_datetime(nxt)),
                                  size=BODY_SIZE))
         if self.store.new_cards(self.deck):
-            lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=study_mod.NEW_PER_DAY),
+            lines.append(ft.FilledTonalButton(_("Learn {n} more new cards").format(n=NEW_PER_DAY),
                                               icon=ft.Icons.ADD, height=TOUCH, on_click=self.more_new))
         return lines
 
@@ -307,7 +307,7 @@ def build_progress(ctx: AppContext) -> ft.View:
         return _loading(ctx, _("Progress"))
     rid = deck_id(ctx)
     deck = study_deck(rid, library=ctx.library)
-    counts = store.counts(deck, study_mod.utcnow())
+    counts = store.counts(deck, utcnow())
     controls: list[ft.Control] = [*_problems_banner(ctx, store)]
     for kind, c in counts.items():
         label = _("{kind}: {learned} learned · {due} due · {new} new").format(
@@ -362,7 +362,7 @@ def _export_import(ctx: AppContext, store: StudyStore) -> ft.Control:
         if not files:
             return
         f = files[0]
-        cap = study_mod.MAX_IMPORT_BYTES
+        cap = MAX_IMPORT_BYTES
         if max(f.size or 0, len(f.bytes or b"")) > cap:
             say(_("{name} is larger than {mb} MB; nothing was imported.").format(
                 name=f.name, mb=cap // (1024 * 1024)), error=True)
@@ -400,7 +400,7 @@ def build_exam(ctx: AppContext) -> ft.View:
     Nothing is scheduled."""
     _ = ctx._
     rid = deck_id(ctx)
-    cards = study_mod.exam_cards(study_deck(rid, library=ctx.library), EXAM_SIZE)
+    cards = exam_cards(study_deck(rid, library=ctx.library), EXAM_SIZE)
     stage = ft.Column(spacing=8, key="exam-card")
     state = {"i": 0, "right": 0, "missed": []}
 

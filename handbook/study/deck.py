@@ -1,7 +1,7 @@
 """Study cards drawn from the content: what a player practises before a tournament.
 
-Pure Python: this module imports neither flet nor tinydb (nor the scheduler; scheduling and the
-stored progress live in :mod:`handbook.study`).
+Pure Python: this module imports neither flet nor tinydb (nor the scheduler; scheduling lives in
+:mod:`handbook.study.scheduler`, the stored progress in :mod:`handbook.study.store`).
 
 :func:`study_deck` gives the cards of one ruleset (a tournament's):
 

@@ -1,13 +1,14 @@
-"""Study progress, bookmarks and recent lookups, kept on the device.
+"""The study store: progress, bookmarks and recent lookups, kept on the device.
 
-* **Scheduling** is the Free Spaced Repetition Scheduler (the ``fsrs`` package, the algorithm Anki
-  uses): :meth:`StudyStore.review` hands a card's stored state and the rating (Again, Hard, Good,
-  Easy) to ``fsrs.Scheduler.review_card`` and keeps what it returns; the app never computes an
-  interval itself.
+* **What it keeps**: one progress record per card id (:class:`~handbook.study.scheduler.Progress`,
+  what :func:`handbook.study.scheduler.answer` returns), bookmarks and recent lookups
+  (:class:`Entry`: a rule section, a penalty foul or a glossary term), and export/import of them.
+  :class:`StudyStore` asks :mod:`handbook.study.scheduler` what an answer does and which card
+  comes next, and never computes an interval itself.
 * **Storage** is the ledger's (:mod:`handbook.storage`) in a file or key of its own: the TinyDB
   file ``data_dir()/study.json`` in the served app, the SharedPreferences key
   ``riichi-judge-handbook.study`` in the browser build. Tables: ``progress`` (one document per card
-  id), ``bookmarks`` and ``recent`` (entries: a rule section, a penalty foul or a glossary term).
+  id), ``bookmarks`` and ``recent``.
 * **Bad input** loses nothing: a progress document that does not have the expected shape is
   skipped and named in :attr:`StudyStore.problems` (the deck goes on); a card or entry that left
   the content is not shown or counted, and its stored record is left as it is (a later release
@@ -21,166 +22,55 @@ from __future__ import annotations
 import datetime
 import functools
 import json
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fsrs import Card as FsrsCard
-from fsrs import Rating, Scheduler, State
+from fsrs import Rating, Scheduler
 
 from handbook.core.load import default_library
 from handbook.core.model import Hit, Library
-from handbook.core.study import KINDS, Card
 from handbook.paths import data_dir
 from handbook.storage import open_db, transaction
+from handbook.study import scheduler as sched
+from handbook.study.deck import Card
+from handbook.study.scheduler import ISO_SCHEMA, Counts, Progress, aware_utc, rating_of, utcnow
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
 
-UTC = datetime.timezone.utc
 STUDY_FILE = "study.json"
 PREFS_KEY = "riichi-judge-handbook.study"
 EXPORT_FORMAT = "riichi-judge-handbook/study"
 EXPORT_VERSION = 1
 #: entries kept in the recent list (the search page shows them while its box is empty)
 RECENT_KEEP = 20
-#: new cards introduced per day and deck before "more new cards" is asked for (Anki's default)
-NEW_PER_DAY = 20
-#: a learning card due within this time is shown when nothing else is due (Anki's learn-ahead limit)
-LEARN_AHEAD = datetime.timedelta(minutes=20)
-#: the ratings by name, in button order
-RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good,
-                              "easy": Rating.Easy}
 ENTRY_KINDS = ("rule", "penalty", "term")
 #: the largest study file an import reads (bytes; an export of every card of every deck is a
 #: few hundred kB). Larger files are refused before they are parsed.
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
-_ISO = {"type": "string", "minLength": 10, "maxLength": 40}
-_PROGRESS_SCHEMA = {
-    "type": "object",
-    "required": ["card", "state", "due", "reviews", "lapses"],
-    "properties": {
-        "card": {"type": "string", "minLength": 1, "maxLength": 300},
-        "state": {"type": "integer", "enum": [s.value for s in State]},
-        "step": {"type": ["integer", "null"], "minimum": 0},
-        "stability": {"type": ["number", "null"], "minimum": 0},
-        "difficulty": {"type": ["number", "null"], "minimum": 0},
-        "due": _ISO,
-        "last_review": {"type": ["string", "null"], "maxLength": 40},
-        "reviews": {"type": "integer", "minimum": 0},
-        "lapses": {"type": "integer", "minimum": 0},
-        "last_rating": {"type": ["integer", "null"], "minimum": 1, "maximum": 4},
-        "first": {"type": ["string", "null"], "maxLength": 40},
-    },
-}
-_ENTRY_SCHEMA = {
+ENTRY_SCHEMA = {
     "type": "object",
     "required": ["kind", "ref", "at"],
     "properties": {
         "kind": {"enum": list(ENTRY_KINDS)},
         "ruleset": {"type": ["string", "null"], "maxLength": 100},
         "ref": {"type": "string", "minLength": 1, "maxLength": 300},
-        "at": _ISO,
+        "at": ISO_SCHEMA,
     },
 }
 
 
 @functools.cache
-def _validator(schema: str):
-    """The compiled check of ``"progress"`` or ``"entry"`` documents (compiled on first use: the
-    app's first screen is drawn before any stored document is read)."""
+def _entry_check():
+    """The compiled check of a bookmark or recent entry (compiled on first use)."""
     import fastjsonschema
 
-    return fastjsonschema.compile({"progress": _PROGRESS_SCHEMA, "entry": _ENTRY_SCHEMA}[schema])
-
-
-def _check_progress(doc: Any) -> None:
-    _validator("progress")(doc)
-
-
-def _check_entry(doc: Any) -> None:
-    _validator("entry")(doc)
-
-
-def utcnow() -> datetime.datetime:
-    return datetime.datetime.now(UTC)
-
-
-def _aware(when: datetime.datetime | None) -> datetime.datetime:
-    if when is None:
-        return utcnow()
-    if when.tzinfo is None:
-        raise ValueError(f"now: must be timezone-aware, got the naive datetime {when.isoformat()}")
-    return when.astimezone(UTC)
-
-
-def end_of_local_day(now: datetime.datetime) -> datetime.datetime:
-    """The last moment of ``now``'s day on the device's clock, in UTC."""
-    local = now.astimezone()
-    end = datetime.datetime.combine(local.date() + datetime.timedelta(days=1), datetime.time(),
-                                    tzinfo=local.tzinfo)
-    return (end - datetime.timedelta(microseconds=1)).astimezone(UTC)
-
-
-def rating_of(value: Rating | int | str) -> Rating:
-    """``Rating.Good``, ``3`` or ``"good"`` → ``Rating.Good``; anything else is a ``ValueError``."""
-    if isinstance(value, Rating):
-        return value
-    if isinstance(value, str) and value.lower() in RATINGS:
-        return RATINGS[value.lower()]
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4:
-        return Rating(value)
-    raise ValueError(f"rating: got {value!r}; allowed: 'again', 'hard', 'good', 'easy' or 1–4")
+    return fastjsonschema.compile(ENTRY_SCHEMA)
 
 
 # ------------------------------------------------------------------ records
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """A card's stored state: the fsrs card (``state``, ``step``, ``stability``, ``difficulty``,
-    ``due``, ``last_review``) plus counts — ``reviews`` answers, ``lapses`` answers rated Again,
-    ``last_rating`` (1–4) and ``first`` (the local date of the first answer)."""
-
-    card: str
-    fsrs: FsrsCard
-    reviews: int = 0
-    lapses: int = 0
-    last_rating: int | None = None
-    first: datetime.date | None = None
-
-    @property
-    def due(self) -> datetime.datetime:
-        return self.fsrs.due
-
-    def to_doc(self) -> dict[str, Any]:
-        d = dict(self.fsrs.to_dict())
-        d.pop("card_id", None)
-        d.update(card=self.card, reviews=self.reviews, lapses=self.lapses, last_rating=self.last_rating,
-                 first=self.first.isoformat() if self.first else None)
-        return d
-
-    @classmethod
-    def from_doc(cls, doc: Any) -> "Progress":
-        """Raises ``ValueError`` saying what is wrong with a document of the wrong shape."""
-        from fastjsonschema import JsonSchemaException
-
-        try:
-            _check_progress(doc)
-        except JsonSchemaException as exc:
-            raise ValueError(exc.message) from None
-        try:
-            card = FsrsCard.from_dict({**doc, "card_id": 0, "step": doc.get("step"),
-                                       "stability": doc.get("stability"), "difficulty": doc.get("difficulty"),
-                                       "last_review": doc.get("last_review")})
-            first = datetime.date.fromisoformat(doc["first"]) if doc.get("first") else None
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"bad date or state: {exc}") from None
-        if card.due.tzinfo is None or (card.last_review is not None and card.last_review.tzinfo is None):
-            raise ValueError("a date has no time zone")
-        return cls(doc["card"], card, doc["reviews"], doc["lapses"], doc.get("last_rating"), first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,27 +120,13 @@ class Entry:
         from fastjsonschema import JsonSchemaException
 
         try:
-            _check_entry(doc)
+            _entry_check()(doc)
             at = datetime.datetime.fromisoformat(doc["at"])
         except JsonSchemaException as exc:
             raise ValueError(exc.message) from None
         if at.tzinfo is None:
             raise ValueError("the date has no time zone")
         return cls(doc["kind"], doc.get("ruleset"), doc["ref"], at)
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Cards of one kind in a deck: ``learned`` (answered, not due today), ``due`` (answered, due
-    by the end of today) and ``new`` (never answered); they add up to ``total``."""
-
-    learned: int = 0
-    due: int = 0
-    new: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.learned + self.due + self.new
 
 
 @dataclass
@@ -309,14 +185,14 @@ class StudyStore:
 
     def review(self, card: Card | str, rating: Rating | int | str, *,
                now: datetime.datetime | None = None) -> Progress:
-        """Record an answer: fsrs schedules the card from its stored state (a new card starts as
-        fsrs's new card, due now) and the result is stored. Returns the new :class:`Progress`.
+        """Record an answer: :func:`handbook.study.scheduler.answer` schedules the card from its
+        stored state (a new card starts as fsrs's new card, due now) and the result is stored. Returns the new :class:`Progress`.
 
         Raises ``ValueError`` for a rating other than Again/Hard/Good/Easy (or 1–4) or a naive
         ``now``."""
         card_id = card.id if isinstance(card, Card) else str(card)
         r = rating_of(rating)
-        when = _aware(now)
+        when = aware_utc(now)
         with transaction(self.db) as db:
             table = db.table("progress")
             docs = [d for d in table.all() if isinstance(d, dict) and d.get("card") == card_id]
@@ -326,11 +202,7 @@ class StudyStore:
                     old = Progress.from_doc(dict(d))
                 except ValueError:
                     continue  # a damaged record is replaced by this answer
-            fcard = old.fsrs if old else FsrsCard(card_id=0, due=when)
-            updated, _log = self.scheduler.review_card(fcard, r, review_datetime=when)
-            first = old.first if old and old.first else when.astimezone().date()
-            new = Progress(card_id, updated, (old.reviews if old else 0) + 1,
-                           (old.lapses if old else 0) + (r == Rating.Again), int(r), first)
+            new = sched.answer(card_id, old, r, when, self.scheduler)
             if docs:
                 table.remove(doc_ids=[d.doc_id for d in docs])
             table.insert(new.to_doc())
@@ -345,64 +217,38 @@ class StudyStore:
             table.remove(doc_ids=gone)
         return len(gone)
 
-    # ----------------------------------------------------------- queues
+    # ----------------------------------------------------------- queues (handbook.study.scheduler)
     def due_cards(self, deck: Sequence[Card], now: datetime.datetime | None = None, *,
                   until: datetime.datetime | None = None) -> list[Card]:
         """Answered cards of ``deck`` due by ``until`` (default: now), soonest first."""
-        when = _aware(now)
-        limit = until or when
-        prog = self.progress()
-        due = [(prog[c.id].due, i, c) for i, c in enumerate(deck) if c.id in prog and prog[c.id].due <= limit]
-        return [c for _, _, c in sorted(due)]
+        when = aware_utc(now)
+        return sched.due_cards(deck, self.progress(), until or when)
 
     def new_cards(self, deck: Sequence[Card]) -> list[Card]:
         """Cards of ``deck`` never answered, in deck order."""
-        prog = self.progress()
-        return [c for c in deck if c.id not in prog]
+        return sched.new_cards(deck, self.progress())
 
     def new_today(self, deck: Sequence[Card], now: datetime.datetime | None = None) -> int:
         """How many cards of ``deck`` were answered for the first time today (local day)."""
-        today = _aware(now).astimezone().date()
-        ids = {c.id for c in deck}
-        return sum(1 for p in self.progress().values() if p.card in ids and p.first == today)
+        return sched.new_today(deck, self.progress(), aware_utc(now))
 
     def next_card(self, deck: Sequence[Card], now: datetime.datetime | None = None, *,
-                  new_limit: int = NEW_PER_DAY) -> Card | None:
-        """What to show next: the most overdue card; else a new card while fewer than
-        ``new_limit`` were started today; else a learning card due within :data:`LEARN_AHEAD`;
-        else ``None`` (done for now)."""
-        when = _aware(now)
-        due = self.due_cards(deck, when)
-        if due:
-            return due[0]
-        if self.new_today(deck, when) < new_limit:
-            new = self.new_cards(deck)
-            if new:
-                return new[0]
-        ahead = self.due_cards(deck, when, until=when + LEARN_AHEAD)
-        return ahead[0] if ahead else None
+                  new_limit: int = sched.NEW_PER_DAY) -> Card | None:
+        """What to show next (:func:`handbook.study.scheduler.next_card`): the most overdue card;
+        else a new card while fewer than ``new_limit`` were started today; else a learning card
+        due within :data:`~handbook.study.scheduler.LEARN_AHEAD`; else ``None`` (done for now)."""
+        when = aware_utc(now)
+        return sched.next_card(deck, self.progress(), when, new_limit=new_limit)
 
     def counts(self, deck: Sequence[Card], now: datetime.datetime | None = None) -> dict[str, Counts]:
-        """:class:`Counts` per card kind of ``deck`` (kinds in :data:`KINDS` order, present ones
-        only), with ``"all"`` last."""
-        end = end_of_local_day(_aware(now))
-        prog = self.progress()
-        tally: dict[str, list[int]] = {}
-        for c in deck:
-            t = tally.setdefault(c.kind, [0, 0, 0])
-            p = prog.get(c.id)
-            t[2 if p is None else 1 if p.due <= end else 0] += 1
-        out = {k: Counts(*tally[k]) for k in KINDS if k in tally}
-        out.update({k: Counts(*v) for k, v in tally.items() if k not in out})
-        out["all"] = Counts(*(sum(v[i] for v in tally.values()) for i in range(3)))
-        return out
+        """:class:`~handbook.study.scheduler.Counts` per card kind of ``deck`` (kinds in
+        :data:`~handbook.study.deck.KINDS` order, present ones only), with ``"all"`` last."""
+        when = aware_utc(now)
+        return sched.counts(deck, self.progress(), when)
 
     def most_missed(self, deck: Sequence[Card], limit: int = 10) -> list[tuple[Card, Progress]]:
         """Cards of ``deck`` answered Again at least once, most lapses first (then most recent)."""
-        prog = self.progress()
-        missed = [(c, prog[c.id]) for c in deck if c.id in prog and prog[c.id].lapses > 0]
-        missed.sort(key=lambda cp: (-cp[1].lapses, -(cp[1].fsrs.last_review or cp[1].due).timestamp()))
-        return missed[:limit]
+        return sched.most_missed(deck, self.progress(), limit)
 
     # ----------------------------------------------------------- bookmarks and recent
     def _entries(self, table: str) -> list[Entry]:
@@ -547,7 +393,7 @@ def _merge_progress(progress: dict[str, Any], incoming: list[Progress], result: 
         ours = mine.get(p.card)
         if ours is None:
             result.added += 1
-        elif _last(p) > _last(ours):
+        elif p.last_answered > ours.last_answered:
             result.updated += 1
             for doc_id in ids_of.pop(p.card, []):
                 progress.pop(doc_id, None)
@@ -572,21 +418,10 @@ def _merge_bookmarks(bookmarks: dict[str, Any], marks: list[Entry], result: Impo
             result.bookmarks += 1
 
 
-def _last(p: Progress) -> datetime.datetime:
-    return p.fsrs.last_review or datetime.datetime.min.replace(tzinfo=UTC)
-
-
 def _entry(kind: str, ruleset: str | None, ref: str, now: datetime.datetime | None) -> Entry:
     if kind not in ENTRY_KINDS:
         raise ValueError(f"kind: got {kind!r}; allowed: {', '.join(ENTRY_KINDS)}")
-    return Entry(kind, None if kind == "term" else ruleset, ref, _aware(now))
-
-
-def exam_cards(deck: Sequence[Card], n: int = 20, *, rng: random.Random | None = None) -> list[Card]:
-    """``n`` cards of ``deck`` drawn at random without repeats (all of them when the deck is
-    smaller) for an exam: answered once, scored, not scheduled."""
-    pick = rng or random.Random()
-    return pick.sample(list(deck), min(n, len(deck)))
+    return Entry(kind, None if kind == "term" else ruleset, ref, aware_utc(now))
 
 
 # ------------------------------------------------------------------ the app's store
@@ -597,7 +432,5 @@ def open_study_db(path: str | None = None) -> "TinyDB":
     return open_db(path or data_dir() / STUDY_FILE)
 
 
-__all__ = ["Counts", "EXPORT_FORMAT", "Entry", "ImportResult", "LEARN_AHEAD", "MAX_IMPORT_BYTES",
-           "NEW_PER_DAY", "Progress",
-           "RATINGS", "RECENT_KEEP", "StudyImportError", "StudyStore", "end_of_local_day", "exam_cards",
-           "open_study_db", "rating_of"]
+__all__ = ["EXPORT_FORMAT", "Entry", "ImportResult", "MAX_IMPORT_BYTES", "PREFS_KEY", "RECENT_KEEP",
+           "StudyImportError", "StudyStore", "open_study_db"]
