@@ -10,9 +10,9 @@ import re
 from handbook.core.search.tiles import TILE, tile
 
 #: every form of a pon or a chii as typed (pon'd, chi'd: the apostrophe needed, "pond" is the discards)
-_PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
+PON_CHII = r"pon|pong|ponned|pon['’]d|chii|chi|chow|chi['’]d"
 #: a call word, as typed (two calls on one discard at the same time: which call has priority)
-_CALL_WORD = re.compile(rf"(?<![a-z])(?:{_PON_CHII}|ron|kan|kong|ankan|minkan|daiminkan|kakan)(?![a-z])"
+CALL_WORD = re.compile(rf"(?<![a-z])(?:{PON_CHII}|ron|kan|kong|ankan|minkan|daiminkan|kakan)(?![a-z])"
                         r"|ぽん|ちー|ろん|かん")
 
 #: each form of a call word -> the call
@@ -35,7 +35,7 @@ def call_kind(word: str) -> str:
 # a chii, of the tile at the sequence's other end ("pon'd 7p, then threw another 7p", "chii'd 2p
 # with 3p4p and discarded 5p") -- kuikae (AZRM §5.3, EMA RCR 3.3.2, WRC 2025)
 _CALLED_TILE = re.compile(
-    rf"(?<![a-z])(?P<call>{_PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{TILE})"
+    rf"(?<![a-z])(?P<call>{PON_CHII})(?![a-z])[^.;?]{{0,20}}?(?<![0-9a-z])(?P<tile>{TILE})"
     rf"(?:\s+(?:with|using|from\s+\w+\s+with)\s+(?P<with>[1-9](?:\s?[mps])?[\s,/+-]*(?:and\s+)?[1-9]\s?[mps]))?")
 _DISCARDED_TILE = re.compile(
     rf"(?<!the\s)(?<!a\s)\b(?:discard\w*|discar\w*|dicard\w*|threw|throw\w*|thrown|cut|cutting|toss\w*|dropped|played)\b(?:\s+\w+){{0,2}}?\s+(?P<tile>{TILE})")
@@ -69,13 +69,9 @@ def swap_by_tiles(folded: str) -> bool:
 #: swap calling told without the tiles: a call, then the same tile as the called one discarded
 #: ("called pon and then discarded the same tile", ポンした牌と同じ牌を切った, "onaji hai wo kitta")
 SAME_TILE_DISCARDED = re.compile(
-    rf"(?<![a-z])(?:{_PON_CHII}|called)(?![a-z])[^.;?]{{0,40}}?\b(?:discard\w*|threw|thrown|cut)\s+(?:\w+\s+)?"
+    rf"(?<![a-z])(?:{PON_CHII}|called)(?![a-z])[^.;?]{{0,40}}?\b(?:discard\w*|threw|thrown|cut)\s+(?:\w+\s+)?"
     r"(?:the\s+)?(?:same|identical)\s+tile\b"
     r"|(?:ぽん|ちー)[^。]{0,12}?同じ牌を[^。]{0,6}?(?:切|捨|打)"
     r"|(?<![a-z])(?:pon|chii)(?![a-z])[^.;?]{0,30}?\b(?:onaji|onnaji)\s+hai\s+(?:wo\s+|o\s+)?(?:\w+\s+){0,2}?"
     r"(?:kitta|kiru|kitte|sute\w*|dahai)\b")
 
-
-#: the name the incident grammar (handbook/core/search/grammar.py, being rewritten for issue 43) still
-#: imports; drop with its branch (tests/test_private_names.py)
-_call_kind = call_kind

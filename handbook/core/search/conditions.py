@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from handbook.core.search.folding import stems
 
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "twenty": 20, "thirty": 30, "half": 0.5, "a": 1, "an": 1,
@@ -96,7 +96,7 @@ class Condition:
 
 
 def _number(text: str) -> float:
-    return float(text) if text[0].isdigit() else float(_NUMBER_WORDS[text])
+    return float(text) if text[0].isdigit() else float(NUMBER_WORDS[text])
 
 
 def _unit_after(text: str) -> str | None:

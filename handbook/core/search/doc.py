@@ -45,9 +45,6 @@ class Doc:
 KIND_ORDER = {"term": 0, "rule": 1, "penalty": 2}
 
 
-def _with_score(hit: Hit, score: float) -> Hit:
+def with_score(hit: Hit, score: float) -> Hit:
+    """``hit`` with its ``score`` (rounded to 3 places)."""
     return Hit(hit.kind, hit.ruleset, hit.ref, hit.title, hit.subtitle, round(score, 3), hit.row)
-
-#: the names the search's ranking (handbook/core/search/ranking.py, being rewritten for issue 43) still
-#: imports; drop with its branch (tests/test_private_names.py)
-_KIND_ORDER = KIND_ORDER

@@ -86,7 +86,7 @@ CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\u30fc\u3005]+")
 # okurigana: 鳴いた -> 鳴, 倒して -> 倒) and runs of katakana (ロン, テンパイ); hiragana runs are
 # particles and verb endings
 JA_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3005]+|[\u30a1-\u30fa\u30fc]{2,}")
-_REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
+SECTION_REF = re.compile(r"^§?\s*([0-9]+(?:\.[0-9]+)*)\s*(?:\(\s*([0-9]+)\s*\))?$")
 
 _stemmer = snowballstemmer.stemmer("english")
 

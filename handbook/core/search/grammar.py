@@ -95,9 +95,9 @@ from collections.abc import Callable
 from handbook.core.search.declarations import EMPTY_WIN, NOTEN_RIICHI, said_instead
 from handbook.core.search.folding import fold
 from handbook.core.search.calls import (
-    _CALL_WORD, _PON_CHII, SAME_TILE_DISCARDED, _call_kind, swap_by_tiles)
+    CALL_WORD, PON_CHII, SAME_TILE_DISCARDED, call_kind, swap_by_tiles)
 from handbook.core.search.tiles import short_tiles
-from handbook.core.search.conditions import _NUMBER_WORDS, ROMAJI_NUMBERS
+from handbook.core.search.conditions import NUMBER_WORDS, ROMAJI_NUMBERS
 from handbook.core.search.negation import RULE_BOOK, steps
 
 _COUNT = r"(?:two|2|both|three|3|several|multiple|more than one)"
@@ -165,7 +165,7 @@ _IN_RIICHI = (r"(?:\bin\s+(?:riichi|rii|richi)\b|\briichi\s+player|\bafter\s+(?:
               # after declaring riichi: "riichi kara (no) pon", リーチしてから, リーチのあと
               r"|\b(?:riichi|reach|richi)\s+(?:kara|ato|no\s+ato)\b|(?:りーち|立直)(?:して|の(?:後|あと)|から))")
 #: the calls a player in riichi may not make (a closed kan may be allowed: AZRM §6.6)
-_OPEN_CALLS = rf"{_PON_CHII}|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan"
+_OPEN_CALLS = rf"{PON_CHII}|minkan|daiminkan|open\s+kan|kakan|shouminkan|shominkan|added\s+kan"
 _OPEN_CALL = rf"(?:{_OPEN_CALLS})"
 _RIICHI_THEN_CALL = re.compile(
     rf"{_IN_RIICHI}(?:(?!\b(?:after|before|with)\b|前)[^.。;?]){{0,60}}?(?:(?<![a-z]){_OPEN_CALL}(?![a-z])|ぽん|ちー|みんかん|明槓|大明槓|加槓)")
@@ -190,7 +190,7 @@ _WIN_THEN_PLAY = re.compile(
     r"|(?:ろん|つも|和了|あがり|流局|りゅうきょく)[^。]{0,8}?(?:後|あと)[^。]{0,20}?(?:つもっ|つもる|引い|取っ|捨て|打牌)")
 # an open call, then riichi (the reverse of a call by a player in riichi)
 _CALL_THEN_RIICHI = re.compile(
-    rf"(?<![a-z])(?:{_PON_CHII}|open\s+kan|daiminkan)(?![a-z])[^.;?]{{0,40}}?"
+    rf"(?<![a-z])(?:{PON_CHII}|open\s+kan|daiminkan)(?![a-z])[^.;?]{{0,40}}?"
     r"\b(?:then|later|afterwards|and|but)\b[^.;?]{0,30}?(?<![a-z])(?:riichi|reach|declared\s+riichi)(?![a-z])"
     r"|\b(?:riichi|reach)\b[^.;?]{0,20}?\bafter\s+(?:\w+\s+){0,2}(?:pon|chii|chi|calling|a\s+call|an\s+open)"
     r"|\b(?:riichi|reach)\s+with\s+(?:a|an|one|his|her|two)\s+(?:pon|chii|chi|chow|open\s+\w+|called\s+\w+|meld)\b"
@@ -227,8 +227,8 @@ def _calls_at_once(folded: str) -> bool:
     by two players a moment apart."""
     if _TWO_CALLERS.search(folded) is not None:
         return True
-    calls = list(_CALL_WORD.finditer(folded))
-    if len({_call_kind(m.group(0)) for m in calls}) < 2:
+    calls = list(CALL_WORD.finditer(folded))
+    if len({call_kind(m.group(0)) for m in calls}) < 2:
         return False
     if _AT_ONCE.search(folded) is not None or _OTHER_CALLER.search(folded) is not None:
         return True
@@ -293,7 +293,7 @@ _RIICHI_FOUND_NOTEN = re.compile(
 #: minimum applies, in the rule's own words
 _COUNTERS = re.compile(r"(?<![0-9a-z])(?P<n>\d+|five|six|seven|eight|nine|ten|go|roku|nana|hachi|kyuu|juu)"
                        r"\s*(?:honba|hon\s+ba|counters?|本場|ほんば)")
-_NUMBER = {**_NUMBER_WORDS, **ROMAJI_NUMBERS}  # and in romaji
+_NUMBER = {**NUMBER_WORDS, **ROMAJI_NUMBERS}  # and in romaji
 
 
 def _five_counters_or_more(folded: str) -> bool:
@@ -403,12 +403,12 @@ _CORRECTED = re.compile(r"\b(?:no|sorry|i\s+mean|i\s+meant|wait|oops|correction|
 
 def _call_corrected(folded: str) -> bool:
     """A call word, a self-correction within a few words, and another call word."""
-    for first in _CALL_WORD.finditer(folded):
+    for first in CALL_WORD.finditer(folded):
         fix = _CORRECTED.search(folded, first.end(), first.end() + 48)
         if fix is None or re.search(r"[.;?。]", folded[first.end():fix.start()]):
             continue
-        second = _CALL_WORD.search(folded, fix.end(), fix.end() + 16)
-        if second is not None and _call_kind(second.group(0)) != _call_kind(first.group(0)):
+        second = CALL_WORD.search(folded, fix.end(), fix.end() + 16)
+        if second is not None and call_kind(second.group(0)) != call_kind(first.group(0)):
             return True
     return False
 
@@ -428,14 +428,14 @@ _RIICHI_WORD = re.compile(r"(?<![a-z])(?:riichi|reach|richi)(?![a-z])")
 
 def _call_withdrawn(folded: str) -> str | None:
     """A pon, chii, kan or riichi said and taken back, no other call said after it."""
-    for first in (*_CALL_WORD.finditer(folded), *_RIICHI_WORD.finditer(folded)):
-        kind = _call_kind(first.group(0))
+    for first in (*CALL_WORD.finditer(folded), *_RIICHI_WORD.finditer(folded)):
+        kind = call_kind(first.group(0))
         if kind == "ron":
             continue
         back = _WITHDRAWN.search(folded, max(0, first.start() - 12), first.end() + 120)
-        if back is None or _CALL_WORD.search(folded, first.end(), back.start()) is not None:
+        if back is None or CALL_WORD.search(folded, first.end(), back.start()) is not None:
             continue
-        if _CALL_WORD.search(folded, back.end(), back.end() + 20) is not None:
+        if CALL_WORD.search(folded, back.end(), back.end() + 20) is not None:
             continue  # taken back for another call: changing it
         if kind in ("riichi", "reach", "richi"):
             return "empty riichi declaration"

@@ -15,13 +15,13 @@ from handbook.core.search.doc import KIND_ORDER, Doc
 from handbook.core.search.folding import key_counts, stem_of, typed_keys, fold, ref_keys, romaji_key, stems, words
 from handbook.core.search.japanese import exact_forms, ja_parts, term_japanese, kana_fold, romaji_of
 from handbook.core.search.matching import QueryMatching
-from handbook.core.search.ranking import W, _Ranking
+from handbook.core.search.ranking import W, RankingMixin
 
 if TYPE_CHECKING:  # pragma: no cover
     from handbook.core.model import Library
 
 
-class SearchIndex(_Ranking, QueryMatching, Keeping):
+class SearchIndex(RankingMixin, QueryMatching, Keeping):
     """An inverted index over a :class:`~handbook.core.model.Library`, built once at load time."""
 
     def __init__(self, library: "Library") -> None:

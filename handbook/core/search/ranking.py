@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from handbook.core.model import Hit
-from handbook.core.search.doc import _KIND_ORDER, _with_score
-from handbook.core.search.folding import _REF, STOPWORDS, fold, romaji_key, stems, words
+from handbook.core.search.doc import KIND_ORDER, with_score
+from handbook.core.search.folding import SECTION_REF, STOPWORDS, fold, romaji_key, stems, words
 from handbook.core.search.grammar import concepts, without_rules_talk
 from handbook.core.search.conditions import ROMAJI_NUMBERS
 from handbook.core.search.setting import drop_setting
@@ -78,9 +78,9 @@ class Weights:
     learned_from: float = 2.0
     # spreading the list
     repeated_foul: float = 0.5  # across rulesets, the same foul's rows after the first count this share
-    mix_share: float = 0.9  # see _Ranking.mix_kinds
-    covered_close: float = 0.5  # see _Ranking.elsewhere: a ruling this close to the first one counts as found
-    covered_margin: float = 1.2  # see _Ranking.elsewhere: what a ruleset lacks beats what it covers by this much
+    mix_share: float = 0.9  # see RankingMixin.mix_kinds
+    covered_close: float = 0.5  # see RankingMixin.elsewhere: a ruling this close to the first one counts as found
+    covered_margin: float = 1.2  # see RankingMixin.elsewhere: what a ruleset lacks beats what it covers by this much
 
 
 #: the weights the search uses
@@ -285,7 +285,7 @@ STAGES = (read_incident, score_references, score_words, lift_cited, prefer_rules
           name_bonuses, fuse_learned, order, spread)
 
 
-class _Ranking:
+class RankingMixin:
     """The parts of :class:`~handbook.core.search.SearchIndex` that rank."""
 
     #: the weights this index ranks with
@@ -293,7 +293,7 @@ class _Ranking:
 
     def search(self, query: str, *, ruleset: str | None = None, limit: int = 20) -> list[Hit]:
         """See :meth:`handbook.core.model.Library.search`."""
-        return [_with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
+        return [with_score(self.docs[d].hit, s) for s, d in self._ranked(query, ruleset)[:limit]]
 
     def _ranked(self, query: str, ruleset: str | None, *, editions: bool = False) -> list[tuple[float, int]]:
         if not isinstance(query, str):
@@ -352,7 +352,7 @@ class _Ranking:
         other = None  # the first ruling after them of another kind
         for i, (_s, d) in enumerate(out):
             kind = kind_rank[d]
-            if kind == _KIND_ORDER["term"]:
+            if kind == KIND_ORDER["term"]:
                 continue
             if len(rulings) < 3:
                 rulings.append(i)
@@ -377,14 +377,14 @@ class _Ranking:
         the query's units and Latin part when it is not only a reference, and whether its words
         were read as one romaji name."""
         scores: dict[int, float] = defaultdict(float)
-        ref = _REF.match(q)
+        ref = SECTION_REF.match(q)
         if ref is None and q[:1].isalpha():
             # "EMA 3.3.2", "AZRM section 2.4", "WRC 2025 12.3.1 (2)": the reference after the name
             tokens = q.split()
             named: set[str] = set()
             while len(tokens) > 1 and tokens[0].strip(":,").replace("-", "") in self._ref_words:
                 named.update(self._ref_words[tokens.pop(0).strip(":,").replace("-", "")])
-            bare = _REF.match(" ".join(tokens))
+            bare = SECTION_REF.match(" ".join(tokens))
             if bare and ("." in bare.group(1) or bare.group(2) or tokens[0].startswith("§")):
                 ref, q = bare, " ".join(tokens)
                 for d in (*self._sections.get(ref.group(1), ()), *self._row_refs.get((ref.group(1), ref.group(2)), ())):
@@ -589,7 +589,7 @@ class _Ranking:
                 if key not in picks:
                     picks[key] = (s, d)
         out = sorted(picks.values(), key=lambda x: (fouls.index(self.docs[x[1]].foul), -x[0]))
-        return [_with_score(self.docs[d].hit, s) for s, d in out[:limit]]
+        return [with_score(self.docs[d].hit, s) for s, d in out[:limit]]
 
 
 def _ja_names_apart(qja: str) -> set[str]:
