@@ -22,9 +22,9 @@ from __future__ import annotations
 import datetime
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fsrs import Rating, Scheduler
 
@@ -38,6 +38,8 @@ from handbook.study.scheduler import ISO_SCHEMA, Counts, Progress, aware_utc, ra
 
 if TYPE_CHECKING:  # pragma: no cover
     from tinydb import TinyDB
+
+T = TypeVar("T")
 
 STUDY_FILE = "study.json"
 PREFS_KEY = "riichi-judge-handbook.study"
@@ -360,19 +362,20 @@ def _read_export(text: str | bytes, result: ImportResult) -> tuple[list[Progress
     progress_in, marks_in = data.get("progress") or [], data.get("bookmarks") or []
     if not isinstance(progress_in, list) or not isinstance(marks_in, list):
         raise StudyImportError("'progress' and 'bookmarks' must be lists")
-    incoming: list[Progress] = []
-    for i, doc in enumerate(progress_in):
+    return (_readable(progress_in, Progress.from_doc, "progress", result.skipped),
+            _readable(marks_in, Entry.from_doc, "bookmark", result.skipped))
+
+
+def _readable(docs: list[Any], read: Callable[[Any], T], label: str, skipped: list[str]) -> list[T]:
+    """Each of ``docs`` read by ``read``; one it refuses (``ValueError``) is left out and named in
+    ``skipped`` ("progress 3: …", counting from 1)."""
+    out: list[T] = []
+    for i, doc in enumerate(docs):
         try:
-            incoming.append(Progress.from_doc(doc))
+            out.append(read(doc))
         except ValueError as exc:
-            result.skipped.append(f"progress {i + 1}: {exc}")
-    marks: list[Entry] = []
-    for i, doc in enumerate(marks_in):
-        try:
-            marks.append(Entry.from_doc(doc))
-        except ValueError as exc:
-            result.skipped.append(f"bookmark {i + 1}: {exc}")
-    return incoming, marks
+            skipped.append(f"{label} {i + 1}: {exc}")
+    return out
 
 
 def _merge_progress(progress: dict[str, Any], incoming: list[Progress], result: ImportResult) -> None:

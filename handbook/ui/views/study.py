@@ -15,6 +15,7 @@ Accessible names: "Deck", "Show answer", "Again", "Hard", "Good", "Easy", "Bookm
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 
 import flet as ft
@@ -59,6 +60,19 @@ EXAM_SIZE = 20
 def _loading(ctx: AppContext, title: str) -> ft.View:
     return ctx.view(route=ctx.route, title=title, controls=[
         ft.Row([ft.ProgressRing(), ft.Text(ctx._("Opening your study progress…"), size=BODY_SIZE)], spacing=16)])
+
+
+def _with_store(title: str) -> Callable[[Callable[[AppContext, StudyStore], ft.View]], Callable[[AppContext], ft.View]]:
+    """A screen drawn from the study store: ``build(ctx, store)`` becomes a view builder
+    ``build(ctx)`` that shows "Opening your study progress…" under ``title`` (an ``N_`` message)
+    while the store opens (:meth:`~handbook.ui.stores.Stores.study_for` gives ``None``)."""
+    def wrap(build: Callable[[AppContext, StudyStore], ft.View]) -> Callable[[AppContext], ft.View]:
+        @functools.wraps(build)
+        def view(ctx: AppContext) -> ft.View:
+            store = ctx.stores.study_for(ctx)
+            return _loading(ctx, ctx._(title)) if store is None else build(ctx, store)
+        return view
+    return wrap
 
 
 def deck_id(ctx: AppContext) -> str:
@@ -213,12 +227,10 @@ def _big_button(text: str, color: str, on_click: Callable, key: str) -> ft.Contr
 # ------------------------------------------------------------------ /study
 
 
-def build_study(ctx: AppContext) -> ft.View:
+@_with_store(N_("Study"))
+def build_study(ctx: AppContext, store: StudyStore) -> ft.View:
     """Due and new cards of a deck; one card at a time."""
     _ = ctx._
-    store = ctx.stores.study_for(ctx)
-    if store is None:
-        return _loading(ctx, _("Study"))
     rid = deck_id(ctx)
     session = _StudySession(ctx, store, study_deck(rid, library=ctx.library))
     return ctx.view(route=ctx.route, title=_("Study"), back="/",
@@ -299,12 +311,10 @@ def progress_bar(ctx: AppContext, counts: Counts) -> ft.Control:
     return ft.Container(content=ft.Row(segs, spacing=0), border_radius=7, clip_behavior=ft.ClipBehavior.HARD_EDGE)
 
 
-def build_progress(ctx: AppContext) -> ft.View:
+@_with_store(N_("Progress"))
+def build_progress(ctx: AppContext, store: StudyStore) -> ft.View:
     """Learned / due / new per kind of card, the most-missed cards, export and import."""
     _ = ctx._
-    store = ctx.stores.study_for(ctx)
-    if store is None:
-        return _loading(ctx, _("Progress"))
     rid = deck_id(ctx)
     deck = study_deck(rid, library=ctx.library)
     counts = store.counts(deck, utcnow())
@@ -459,12 +469,10 @@ def build_exam(ctx: AppContext) -> ft.View:
 # ------------------------------------------------------------------ bookmarks and recent
 
 
-def build_bookmarks(ctx: AppContext) -> ft.View:
+@_with_store(N_("Bookmarks"))
+def build_bookmarks(ctx: AppContext, store: StudyStore) -> ft.View:
     """Every starred section, foul and term, newest first."""
     _ = ctx._
-    store = ctx.stores.study_for(ctx)
-    if store is None:
-        return _loading(ctx, _("Bookmarks"))
     tiles = entry_tiles(ctx, store.bookmarks())
     return ctx.view(route=ctx.route, title=_("Bookmarks"), back="/",
                     controls=[*_damage_banner(ctx, store),
