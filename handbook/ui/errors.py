@@ -28,6 +28,22 @@ _SEATS = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 #: (pattern on the ValueError text, the sentence shown); the sentence may use the pattern's groups
 #: and ``{seat}`` (the translated seat wind of a ``seat`` group)
 MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
+    # the hand calculator's (handbook.hand_value; "melds: 5m is counted 5 times across …" before "melds: ")
+    (r"^hand: (?P<need>\d+) tiles needed with .*, (?P<given>\d+) given",
+     N_("{need} tiles needed with these melds, {given} given.")),
+    (r"^hand: not a complete hand — it is tenpai", N_("Not a complete hand: it is tenpai, one tile from a win.")),
+    (r"^hand: not a complete hand — (?P<n>\d+) tiles? from tenpai",
+     N_("Not a complete hand: {n} tile(s) from tenpai.")),
+    (r"^\w+: (?P<tile>\w+) is counted (?P<n>\d+) times across",
+     N_("{tile} is counted {n} times with the melds and indicators: there are 4 of each tile.")),
+    (r"one red five of each suit", N_("The set has one red five of each suit.")),
+    (r"^(double_)?riichi: not with an open meld", N_("Riichi needs a concealed hand: no chi, pon or open kan.")),
+    (r"^ippatsu: ", N_("Ippatsu needs riichi.")),
+    (r"^(rinshan|haitei): ", N_("This condition is a win by tsumo: choose Tsumo.")),
+    (r"^(chankan|houtei): ", N_("This condition is a win by ron: choose Ron.")),
+    (r"^discarder: ", N_("Choose who discarded the winning tile: another seat than the winner's.")),
+    (r"^melds: ", N_("That meld is not a chi, pon or kan.")),
+    # the other calculators', the ledger's and the final score's
     (r"^tiles: ", N_("Enter a number of tiles from 1 to 136.")),
     (r"^strikes: item (?P<n>\d+), '?(?P<value>[^',]*)'?, is not a date",
      N_("Strike date {n}, “{value}”, is not a date: write each date as year-month-day, e.g. 2026-04-20.")),

@@ -64,35 +64,6 @@ VALUE_NAMES = {True: N_("Yes"), False: N_("No"), "yakuman": N_("Yakuman"), "sanb
                "all": N_("Yes")}
 assert set(OPTION_NAMES) == set(OPTIONS)
 
-#: the core's hand errors, said in the reader's language (pattern, sentence)
-HAND_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), m) for p, m in (
-    (r"^hand: (?P<need>\d+) tiles needed with .*, (?P<given>\d+) given",
-     N_("{need} tiles needed with these melds, {given} given.")),
-    (r"^hand: not a complete hand — it is tenpai", N_("Not a complete hand: it is tenpai, one tile from a win.")),
-    (r"^hand: not a complete hand — (?P<n>\d+) tiles? from tenpai",
-     N_("Not a complete hand: {n} tile(s) from tenpai.")),
-    (r"^\w+: (?P<tile>\w+) is counted (?P<n>\d+) times across",
-     N_("{tile} is counted {n} times with the melds and indicators: there are 4 of each tile.")),
-    (r"one red five of each suit", N_("The set has one red five of each suit.")),
-    (r"^(double_)?riichi: not with an open meld", N_("Riichi needs a concealed hand: no chi, pon or open kan.")),
-    (r"^ippatsu: ", N_("Ippatsu needs riichi.")),
-    (r"^(rinshan|haitei): ", N_("This condition is a win by tsumo: choose Tsumo.")),
-    (r"^(chankan|houtei): ", N_("This condition is a win by ron: choose Ron.")),
-    (r"^discarder: ", N_("Choose who discarded the winning tile: another seat than the winner's.")),
-    (r"^melds: ", N_("That meld is not a chi, pon or kan.")),
-))
-
-
-def hand_error(error: BaseException | str, _: Callable[[str], str]) -> str:
-    """The sentence the screen shows for a ``ValueError`` of :func:`handbook.hand_value`."""
-    text = str(error)
-    for pattern, message in HAND_ERRORS:
-        m = pattern.search(text)
-        if m:
-            return _(message).format(**m.groupdict())
-    return readable(error, _)
-
-
 @dataclass
 class HandState:
     """What the judge has entered (no flet): tiles as MPSZ codes (``"5m"``, ``"0p"``), melds as
@@ -444,7 +415,7 @@ class _HandScreen:
         try:
             v = handbook.hand_value(s.ruleset, "".join(s.tiles), library=self.ctx.library, **s.kwargs())
         except ValueError as exc:
-            self.summary.controls = [error_box(hand_error(exc, _))]
+            self.summary.controls = [error_box(readable(exc, _))]
             return
         self.summary.controls = [self.headline(v)]
         self.value = v
@@ -630,4 +601,4 @@ def _all_options(ctx: AppContext, ruleset: str) -> ft.Control:
                             controls_padding=ft.Padding.only(left=8, bottom=8))
 
 
-__all__ = ["HandState", "build_hand", "hand_error", "keys_for", "meld_from_key", "tile_name", "value_line"]
+__all__ = ["HandState", "build_hand", "keys_for", "meld_from_key", "tile_name", "value_line"]
