@@ -78,6 +78,7 @@ each says how to delete it once Flet fixes its cause.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import weakref
 from collections.abc import Callable
@@ -99,24 +100,13 @@ def _disconnect_errors() -> tuple[type[BaseException], ...]:
     """What a send on a socket the browser dropped raises (starlette, the websockets library,
     the operating system)."""
     errors: list[type[BaseException]] = [ConnectionError, OSError, RuntimeError]
-    try:
-        from starlette.websockets import WebSocketDisconnect
-
-        errors.append(WebSocketDisconnect)
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        from websockets.exceptions import ConnectionClosed
-
-        errors.append(ConnectionClosed)
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        from uvicorn.protocols.utils import ClientDisconnected
-
-        errors.append(ClientDisconnected)
-    except ImportError:  # pragma: no cover
-        pass
+    for module, name in (("starlette.websockets", "WebSocketDisconnect"),
+                         ("websockets.exceptions", "ConnectionClosed"),
+                         ("uvicorn.protocols.utils", "ClientDisconnected")):
+        try:
+            errors.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):  # pragma: no cover - a server without that library
+            pass
     return tuple(errors)
 
 
