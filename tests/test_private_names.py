@@ -7,8 +7,8 @@ every import whose module is in the importing file's own top-level package, i.e.
 is another module of ``handbook``, and ``import handbook.a._b``.
 
 Run by ``make test`` (it is collected with the unit tests); a new crossing fails it with the file,
-the line and the name. Ruff's PLC2701 still catches a private ``handbook`` name imported from outside
-the package (``tools/``, ``main.py``) when run with ``--preview``.
+the line and the name. Ruff's PLC2701 (on in ``pyproject.toml``) catches the other half: a private
+``handbook`` name imported from outside the package (``tools/``, ``main.py``).
 """
 
 from __future__ import annotations
