@@ -561,7 +561,7 @@ async def locked_records(server, path: Path, passphrase: str) -> dict:
         c.local_addr = (f"127.0.0.{60 + n}", 0)  # an address each: the lockout of one holds no other
         await c.connect(route)
         with contextlib.suppress(TimeoutError):
-            await c.until(lambda: c.saw("Judge passphrase"), 10)
+            await c.until(lambda c=c: c.saw("Judge passphrase"), 10)
         top = max(c.ids | {PAGE_ID})
         for target in sorted(c.ids | set(range(top + 1, top + 7))):
             for name, data in EVENTS:
