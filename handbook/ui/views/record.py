@@ -44,10 +44,12 @@ from handbook.ui.ledger_parts import judge_answers, needs_judge_points, player_l
 from handbook.ui.routes import build_route, record_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
-    BODY_SIZE as BODY, MEDIUM, SMALL_SIZE as SMALL, captioned, error_box, show_snack, tall_style)
+    BODY_SIZE as BODY, MEDIUM, SMALL_SIZE as SMALL, captioned, error_box, field_above, show_snack, tall_style)
 
 #: players suggested under the box at most
 SUGGESTED = 5
+#: the table and hanchan boxes' width (px): both side by side at 360 px
+BOX_W = 160
 #: the longest row number read from a query (digits); more is not a row
 _ROW_DIGITS = 4
 
@@ -185,10 +187,12 @@ class _RecordRuling:
         self.name_box = ft.TextField(label=_("Player"), autofocus=True, text_size=BODY, key="record-player",
                                      on_change=self.typed, prefix_icon=ft.Icons.PERSON)
         self.suggested = ft.Column(spacing=0, key="player-suggestions")
-        self.table_box = ft.TextField(label=_("Table (optional)"), value=table, text_size=BODY, width=170,
+        # captions above the boxes (field_above): a floating label wider than a narrow box broke
+        # mid-word at 200 % text ("Table (o / ptional)")
+        self.table_box = ft.TextField(label=_("Table (optional)"), value=table, text_size=BODY, width=BOX_W,
                                       key="record-table")
         self.hanchan_box = ft.TextField(label=_("Hanchan (optional)"), value=hanchan, text_size=BODY,
-                                        width=170, keyboard_type=ft.KeyboardType.NUMBER, key="record-hanchan",
+                                        width=BOX_W, keyboard_type=ft.KeyboardType.NUMBER, key="record-hanchan",
                                         input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,2}$", allow=True,
                                                                     replacement_string=""))
         self.reason_box = ft.TextField(label=_("What happened (reason)"), multiline=True, min_lines=1,
@@ -203,7 +207,7 @@ class _RecordRuling:
         self.asks_strike = row.ruleset == ledger_mod.STRIKE_RULESET and row.strike is None
         points = (q.get("points") or "").strip()
         self.points_box = ft.TextField(
-            label=_("Points (the judge decides)"), width=220, suffix="P", key="record-points",
+            label=_("Points (the judge decides)"), width=BOX_W, suffix="P", key="record-points",
             value=points if points.isdigit() and len(points) <= 4 else "",
             keyboard_type=ft.KeyboardType.NUMBER, visible=needs_judge_points(row))
         self.error = ft.Column(key="record-error")
@@ -215,16 +219,24 @@ class _RecordRuling:
         return [
             self.summary(),
             *([captioned(_("Strike (the judge decides)"), ft.Row([self.strike_choice]))] if self.asks_strike else []),
-            self.points_box,
+            self.points_part(),
             self.name_box,
             self.suggested,
-            ft.Row([self.table_box, self.hanchan_box], wrap=True, spacing=12, run_spacing=8),
+            ft.Row([field_above(_("Table (optional)"), self.table_box),
+                    field_above(_("Hanchan (optional)"), self.hanchan_box)],
+                   wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END),
             self.reason_box,
             self.error,
             ft.Row([ft.FilledButton(_("Save record"), icon=ft.Icons.SAVE, style=tall_style(),
                                     on_click=self.save_tapped, key="save-record")], wrap=True),
             self.done,
         ]
+
+    def points_part(self) -> ft.Control:
+        """The judge's points (a row that gives no number), captioned above the box."""
+        part = field_above(self.ctx._("Points (the judge decides)"), self.points_box)
+        part.visible = self.points_box.visible
+        return part
 
     def summary(self) -> ft.Control:
         """The ruling being recorded: ruleset and §, foul, the condition that chose the row,
