@@ -82,6 +82,11 @@ def test_from_a_typed_incident_to_the_record_its_strike_its_revocation_and_the_f
     hb.enable_semantics()
     hb.type_into("Judge passphrase", JUDGE_PASSPHRASE)
     hb.click_button("Open the ledger", then="No records yet")
+    # the player's page before: no Strike
+    player_page = "/ledger/" + quote(PLAYER, safe="")
+    hb.navigate(player_page, ready="AZRM strike window")
+    hb.wait_for_text("No records for this player.")
+    hb.wait_for_text("Strikes today: 0")
     # the incident typed in the search, in the tournament's ruleset
     hb.navigate("/", ready="Search")
     choose_azrm(hb)
@@ -121,7 +126,7 @@ def test_from_a_typed_incident_to_the_record_its_strike_its_revocation_and_the_f
     assert hb.page.get_by_role("button", name=f"{PLAYER} sits West").count() == 0
 
     # the revocation undone on the player's page: the Strike is back
-    hb.navigate("/ledger/" + quote(PLAYER, safe=""), ready="AZRM strike window")
+    hb.navigate(player_page, ready="AZRM strike window")
     hb.click_button("Restore record", then="Revoke record")
     hb.wait_for_text("Strikes today: 1")
     [rec] = [r for r in stored(server) if r.get("player") == PLAYER]
