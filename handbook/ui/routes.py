@@ -297,5 +297,15 @@ def record_route(ruleset: str, row: int, *, q: str = "", strike: bool | None = N
     return "/record?" + urlencode(query)
 
 
+def chombo_record_route(ruleset: str, *, q: str = "") -> str:
+    """``/record?ruleset=…&chombo=usual``: "Record this ruling" for the usual chombo, which is no
+    one row of the penalty table: the judge picks which of ``ruleset``'s chombo rows it was
+    (:func:`handbook.chombo_fouls`), then gets the form of that row; ``q`` the start of the reason."""
+    query: dict[str, str] = {"ruleset": ruleset, "chombo": "usual"}
+    if q.strip():
+        query["q"] = q.strip()[:200]
+    return "/record?" + urlencode(query)
+
+
 def term_route(term_id: str) -> str:
     return build_route("term", term=term_id)

@@ -20,7 +20,12 @@ keeps a table of them. The probes:
   answered (no 404 per load); no "Exception in ASGI application" in the log;
 * **the judge's gate** -- sessions that overwrite their own ``client_ip`` to dodge the lockout
   (it counts wrong answers per peer address as the server's transport saw it,
-  :class:`handbook.access.PeerAddress`).
+  :class:`handbook.access.PeerAddress`);
+* **the judge's records** (issue 44) -- sessions without the passphrase that ask for ``/record``
+  with crafted queries, a player's page (Revoke, Restore), the day's incidents and End of
+  hanchan's fill from records, then fire every event at every control id they were sent: no
+  record's text reaches them and the ledger file stays byte for byte the same, while a judge who
+  gave the passphrase records from the same form.
 """
 
 from __future__ import annotations
@@ -86,6 +91,18 @@ def _types(obj: Any, found: dict[str, int]) -> None:
             _types(v, found)
 
 
+def _ids(obj: Any, out: set[int]) -> None:
+    """Every control id (``_i``) in a patch."""
+    if isinstance(obj, dict):
+        if isinstance(obj.get("_i"), int):
+            out.add(obj["_i"])
+        for v in obj.values():
+            _ids(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _ids(v, out)
+
+
 class AttackClient(FletClient):
     """A :class:`FletClient` that answers the file picker with a file of its choosing, keeps the
     text of every patch, and every "session crashed" message."""
@@ -96,6 +113,8 @@ class AttackClient(FletClient):
         self.texts: list[str] = []
         self.crashes: list[str] = []
         self.types: dict[str, int] = {}
+        #: every control id the server sent
+        self.ids: set[int] = set()
 
     async def _read(self) -> None:
         import websockets
@@ -117,6 +136,7 @@ class AttackClient(FletClient):
                 elif action == PATCH:
                     _keys(body, self.keys)
                     _types(body, self.types)
+                    _ids(body, self.ids)
                     _strings(body, self.texts)
                     self._patched.set()
                 elif action == CRASHED:
@@ -485,6 +505,108 @@ def test_a_forged_client_ip_does_not_dodge_the_lockout(benchmark, tmp_path):
     print(result)
     benchmark.extra_info.update({k: str(v) for k, v in result.items()})
     assert result["opened with the right passphrase after 100 forged guesses"] is False
+
+
+# ---------------------------------------------------------------- the judge's records (issue 44)
+
+#: a locked session's asks: the record form with crafted queries (a real row, an unknown ruleset,
+#: rows that are no row, NUL and bidi controls, huge values), a player's page (Revoke, Restore),
+#: the day's incidents, End of hanchan filling from a table's records
+LOCKED_ROUTES = (
+    "/record?ruleset=azrm&row=38&q=noten",
+    "/record?ruleset=no-such-ruleset&row=1",
+    "/record?ruleset=azrm&row=99999999999999999999999&points=-5&strike=maybe",
+    "/record?ruleset=azrm&row=-1",
+    "/record?ruleset=az%00rm&row=3%00&q=%E2%80%AEmaS%20terceS%00&strike=yes",
+    "/record?ruleset=azrm&row=9\x00&q=\u202e\u2066x\x00",
+    "/record?ruleset=azrm&row=" + "9" * 5000 + "&points=" + "9" * 5000 + "&q=" + "A" * 200_000,
+    "/ledger/Secret%20Sam",
+    "/ledger/Revoked%20Rita",
+    "/incidents?table=7",
+    "/tools/final?ruleset=azrm&table=7&hanchan=1&e=22000&s=45000&w=16000&n=37000",
+)
+#: the records' texts: none may reach a locked session
+RECORD_TEXTS = ("Secret Sam", "Revoked Rita", "Noten Riichi", "wrong player", "noten at table")
+EVENTS = (("click", None), ("submit", "x"), ("change", "x"), ("select", "x"), ("dismiss", None))
+
+
+def _seed_records(data_dir: Path) -> Path:
+    """Today's records at table 7 (one revoked) in a ledger file for the server to start on."""
+    import datetime
+
+    from handbook import load_library
+    from handbook.ledger import Ledger
+    from handbook.storage import open_db
+
+    path = data_dir / "ledger.json"
+    ledger = Ledger(open_db(path), load_library())
+    today = datetime.date.today()
+    ledger.add("Secret Sam", today, "azrm", "Noten Riichi", table="7", hanchan=1, reason="noten at table 7")
+    gone = ledger.add("Revoked Rita", today, "azrm", "Noten Riichi", table="7", hanchan=1)
+    ledger.revoke(gone.id, "recorded against the wrong player")
+    return path
+
+
+async def locked_records(server, path: Path, passphrase: str) -> dict:
+    import hashlib
+
+    def digest() -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    before = digest()
+    out: dict[str, Any] = {"routes": len(LOCKED_ROUTES), "events sent": 0, "record texts received": [],
+                           "forms shown": 0, "crashes": 0}
+    for n, route in enumerate(LOCKED_ROUTES):
+        c = AttackClient(server.port, Figures(), f"locked{n}")
+        c.local_addr = (f"127.0.0.{60 + n}", 0)  # an address each: the lockout of one holds no other
+        await c.connect(route)
+        with contextlib.suppress(TimeoutError):
+            await c.until(lambda c=c: c.saw("Judge passphrase"), 10)
+        top = max(c.ids | {PAGE_ID})
+        for target in sorted(c.ids | set(range(top + 1, top + 7))):
+            for name, data in EVENTS:
+                await c.send(pack(EVENT, {"target": target, "name": name, "data": data}))
+                out["events sent"] += 1
+        await asyncio.sleep(2)
+        out["record texts received"] += [t for t in RECORD_TEXTS if c.saw(t)]
+        out["forms shown"] += "save-record" in c.keys
+        out["crashes"] += len(c.crashes)
+        await c.close()
+    out["ledger file changed"] = digest() != before
+    # the passphrase given, the same form records (the probe sees a saved record)
+    judge = AttackClient(server.port, Figures(), "judge")
+    judge.local_addr = ("127.0.0.90", 0)
+    await judge.connect(LOCKED_ROUTES[0])
+    await judge.type("passphrase", passphrase, event="submit")
+    await judge.type("record-player", "Judge Made")
+    await judge.click("save-record")
+    with contextlib.suppress(TimeoutError):
+        await judge.until(lambda: judge.saw("Recorded: Judge Made"), 20)
+    out["the judge recorded from the same form"] = judge.saw("Recorded: Judge Made") and digest() != before
+    await judge.close()
+    out["held"] = (not out["record texts received"] and not out["forms shown"] and not out["ledger file changed"]
+                   and out["the judge recorded from the same form"])
+    return out
+
+
+def test_a_locked_session_reaches_no_record(benchmark, tmp_path):
+    """Issue 44's screens and actions on a served app with a gate, from sessions without the
+    passphrase (:func:`locked_records`)."""
+    from tests.support.browser_harness import stop_server
+
+    passphrase = "correct horse battery"
+    path = _seed_records(tmp_path / "records-data")
+    server = _server(tmp_path, "records", HANDBOOK_PASSPHRASE=passphrase)
+    assert server.data_dir / "ledger.json" == path
+    found: dict = {}
+    try:
+        benchmark.pedantic(lambda: found.update(asyncio.run(locked_records(server, path, passphrase))),
+                           rounds=1, iterations=1)
+    finally:
+        stop_server(server)
+    print("\nthe judge's records: " + ", ".join(f"{k} {v}" for k, v in found.items()))
+    benchmark.extra_info.update({k: str(v) for k, v in found.items()})
+    assert found["held"], found
 
 
 # ---------------------------------------------------------------- the session caps

@@ -6,6 +6,8 @@ a fresh page per test (``tests/conftest.py`` points them at Debian's chromium).
   ``HANDBOOK_DATA_DIR`` pointing at a temporary folder; the group is killed at the end.
 * ``browser_context_args`` (session): phone width, English, service workers blocked (in server mode
   the app needs none, and a worker's own fetches would bypass the request log).
+* ``gated_server`` (module) and ``gated_hb``: a served app with the judge's gate
+  (``HANDBOOK_PASSPHRASE``) and a Handbook on it, as ``server`` and ``hb``.
 * ``hb``: a :class:`browser_harness.Handbook` (the one driver, :class:`browser_driver.FlutterApp`)
   on pytest-playwright's ``page`` — ``open(route)``, ``type_into(label, text)``, ``click_button(name,
   then=...)``, ``wait_for_text(text)``, ``screenshot(name)``. Every request and WebSocket of the test's
@@ -28,6 +30,7 @@ import pytest
 from tests.support.browser_harness import (  # noqa: E402
     CONTEXT_ARGS,
     HUNG_PAGES,
+    JUDGE_PASSPHRASE,
     Handbook,
     RequestLog,
     Watchdog,
@@ -107,6 +110,18 @@ def module_server(request, tmp_path_factory, artifacts_dir):
         stop_server(srv)
 
 
+@pytest.fixture(scope="module")
+def gated_server(request, tmp_path_factory, artifacts_dir):
+    """A served app for one test module with the judge's gate (``HANDBOOK_PASSPHRASE`` =
+    :data:`browser_harness.JUDGE_PASSPHRASE`) and an empty data folder of its own."""
+    srv = start_server(tmp_path_factory.mktemp("gated-data"), artifacts_dir / f"gated-{request.module.__name__}.log",
+                       env={"HANDBOOK_PASSPHRASE": JUDGE_PASSPHRASE})
+    try:
+        yield srv
+    finally:
+        stop_server(srv)
+
+
 def _watched(request, handbook: Handbook, log: RequestLog, artifacts_dir: Path):
     """Runs one test on ``handbook`` (a generator for a fixture to yield from): the watchdog, a
     screenshot and the ARIA tree when the test failed, and a failure for a frozen page or a request
@@ -135,6 +150,15 @@ def hb(request, context, page, server, artifacts_dir) -> Handbook:
     """The handbook on a fresh page (not yet loaded: call ``hb.open(route)``)."""
     log = RequestLog().attach(context)
     handbook = Handbook(page, server, artifacts_dir)
+    handbook.request_log = log  # type: ignore[attr-defined]
+    yield from _watched(request, handbook, log, artifacts_dir)
+
+
+@pytest.fixture
+def gated_hb(request, context, page, gated_server, artifacts_dir) -> Handbook:
+    """As ``hb``, on the module's served app with the judge's gate (``gated_server``)."""
+    log = RequestLog().attach(context)
+    handbook = Handbook(page, gated_server, artifacts_dir)
     handbook.request_log = log  # type: ignore[attr-defined]
     yield from _watched(request, handbook, log, artifacts_dir)
 

@@ -23,6 +23,8 @@ SAMPLES = list(dict.fromkeys((r.name, r.sample) for r in (*ROUTES, NOT_FOUND)))
 FINAL_RECORDS = ("final-records", "/tools/final?ruleset=azrm&e=22000&s=45000&w=16000&n=37000&pw=30"
                                   "&table=WALK-7&hanchan=1")
 SAMPLES.append(FINAL_RECORDS)
+#: "Record this ruling" for the usual chombo: the ruleset's chombo rows to choose from
+SAMPLES.append(("record-chombo", "/record?ruleset=azrm&chombo=usual&q=Chombo%2C%20offender%20seat%20North"))
 CONFIGS = {
     "412x915": ({"width": 412, "height": 915}, None),
     "360-text200": ({"width": 360, "height": 780}, FONT_PX_200),

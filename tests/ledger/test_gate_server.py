@@ -65,6 +65,18 @@ def _walk(obj: Any, keys: dict[str, int], texts: list[str]) -> None:
         texts.append(obj)
 
 
+def _ids(obj: Any, out: set[int]) -> None:
+    """Note every control id (``_i``) in a patch."""
+    if isinstance(obj, dict):
+        if isinstance(obj.get("_i"), int):
+            out.add(obj["_i"])
+        for v in obj.values():
+            _ids(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _ids(v, out)
+
+
 class Client:
     """One browser session from the loopback address ``address``."""
 
@@ -74,6 +86,8 @@ class Client:
         #: every text the server has sent this session
         self.seen: list[str] = []
         self.keys: dict[str, int] = {}
+        #: every control id the server has sent this session
+        self.ids: set[int] = set()
         self.ws: Any = None
 
     async def __aenter__(self) -> "Client":
@@ -106,6 +120,7 @@ class Client:
             elif action in (PATCH, REGISTER):
                 texts: list[str] = []
                 _walk(body, self.keys, texts)
+                _ids(body, self.ids)
                 self.seen += texts
                 if not wanted:
                     return "\n".join(texts)
@@ -245,3 +260,86 @@ def test_end_of_hanchan_sends_no_penalty_line_of_the_ledger_without_the_passphra
             assert "Secret Sam — Noten Riichi (AZRM), 30P" in await c.give(PASS)
 
     asyncio.run(look())
+
+
+#: what a locked session asks for: the record form with crafted queries (a real row, an unknown
+#: ruleset, rows that are no row, NUL and bidi controls, huge values), the player's page (Revoke,
+#: Restore), the day's incidents, and End of hanchan filling from a table's records
+CRAFTED = (
+    "/record?ruleset=azrm&row=38&q=noten",
+    "/record?ruleset=no-such-ruleset&row=1",
+    "/record?ruleset=azrm&row=99999999999999999999999&points=-5&strike=maybe",
+    "/record?ruleset=azrm&row=-1",
+    "/record?ruleset=az%00rm&row=3%00&q=%E2%80%AEmaS%20terceS%00&strike=yes",
+    "/record?ruleset=azrm&row=9\x00&q=\u202e\u2066x\x00",
+    "/record?ruleset=azrm&row=" + "9" * 5000 + "&points=" + "9" * 5000 + "&q=" + "A" * 200_000,
+    "/ledger/Secret%20Sam",
+    "/ledger/Revoked%20Rita",
+    "/incidents?table=7",
+    "/tools/final?ruleset=azrm&table=7&hanchan=1&e=22000&s=45000&w=16000&n=37000",
+)
+#: the texts of the ledger's records: a locked session must receive none of them
+SECRETS = ("Secret Sam", "Revoked Rita", "Noten Riichi", "wrong player", "noten at table")
+
+
+def _file_hash(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def _blind_fire(c: Client) -> int:
+    """What an attacker does without the screen: the events a control takes (tap, Enter, a
+    changed value, a choice), sent to every control id the server sent and to the next ids past
+    the highest (controls it may hold and not show); returns how many were sent."""
+    top = max(c.ids | {PAGE_ID})
+    sent = 0
+    for target in sorted(c.ids | set(range(top + 1, top + 7))):
+        for name, data in (("click", None), ("submit", "x"), ("change", "x"), ("select", "x")):
+            await c.ws.send(_pack(EVENT, {"target": target, "name": name, "data": data}))
+            sent += 1
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(c.until(*SECRETS), QUIET_S)
+    return sent
+
+
+def test_a_locked_session_reaches_no_record_nor_changes_one(server, library, tmp_path):
+    """Issue 44's new actions on a served app with a gate: a session without the passphrase that
+    asks for ``/record`` (crafted queries), the player's page (Revoke, Restore), the day's
+    incidents or End of hanchan's fill from records, and then fires every event at every control
+    id, receives no record's text and changes nothing in the ledger file; the same record form,
+    the passphrase given, shows and saves (the probe can see both)."""
+    import datetime
+
+    path = tmp_path / "data" / "ledger.json"
+    other = Ledger(open_db(path), library)  # another judge's tab
+    today = datetime.date.today()
+    other.add("Secret Sam", today, "azrm", "Noten Riichi", table="7", hanchan=1, reason="noten at table 7")
+    gone = other.add("Revoked Rita", today, "azrm", "Noten Riichi", table="7", hanchan=1)
+    other.revoke(gone.id, "recorded against the wrong player")
+    port = server()
+    before = _file_hash(path)
+
+    async def probe() -> None:
+        for n, route in enumerate(CRAFTED):
+            async with Client(port, f"127.0.0.{60 + n}", route=route) as c:
+                assert "save-record" not in c.keys, route
+                fired = await _blind_fire(c)
+                assert fired > 0
+                leaked = [s for s in SECRETS if any(s in t for t in c.seen)]
+                assert not leaked, (route[:80], leaked)
+                assert "Save record" not in c.seen, route[:80]
+            assert _file_hash(path) == before, route[:80]
+        # the passphrase given: the same form shows and saves (so the probe sees a change)
+        async with Client(port, "127.0.0.90", route=CRAFTED[0]) as judge:
+            assert "Save record" in await judge.give(PASS)
+            box = judge.keys["record-player"]
+            await judge.ws.send(_pack(PROPS, {"id": box, "props": {"value": "Judge Made"}}))
+            await judge.ws.send(_pack(EVENT, {"target": judge.keys["save-record"], "name": "click", "data": None}))
+            await judge.until("Recorded: Judge Made")
+
+    asyncio.run(probe())
+    assert _file_hash(path) != before
+    records = Ledger(open_db(path), library).records()
+    assert sorted(r.player for r in records) == ["Judge Made", "Revoked Rita", "Secret Sam", "Secret Sam"]
+    assert [r.revoked is not None for r in records if r.player == "Revoked Rita"] == [True]

@@ -11,7 +11,7 @@ import pytest
 from tests.support.ledgerhelpers import Event, by_key, fire, visible_texts, walk
 
 from handbook.ledger import Player
-from handbook.ui.routes import match, record_route
+from handbook.ui.routes import chombo_record_route, match, record_route
 from handbook.ui.screens import build_view
 from handbook.ui.views import record as rec_view
 
@@ -97,12 +97,40 @@ def test_the_revealed_tiles_result_carries_the_count_and_strike(ctx, app_ledger,
     assert q["q"] == "5 tiles revealed (Hand)"
 
 
-def test_the_chombo_result_of_a_foul_row_offers_it_and_the_usual_chombo_does_not(ctx, app_ledger, navigated):
+def test_the_chombo_result_of_a_foul_row_offers_it(ctx, app_ledger, navigated):
     v = build_view(ctx, "/tools/chombo?ruleset=azrm&foul=revealed-tiles&seat=W")
     fire(by_key(v, "record-ruling").on_click, None)
     assert query(navigated[-1])["q"] == "Chombo, offender seat West"
-    v = build_view(ctx, "/tools/chombo?ruleset=azrm")
-    assert not [c for c in walk(v) if getattr(c, "key", None) == "record-ruling"]
+
+
+@pytest.mark.parametrize("ruleset", ["azrm", "wrc-2025", "ema-rcr"])
+def test_the_usual_chombo_asks_which_chombo_row_then_opens_its_form(ctx, app_ledger, navigated, library, ruleset):
+    import handbook
+
+    v = build_view(ctx, f"/tools/chombo?ruleset={ruleset}&seat=N")
+    button = by_key(v, "record-ruling")
+    assert button.data == chombo_record_route(ruleset, q="Chombo, offender seat North")
+    fire(button.on_click, None)
+    picker = build_view(ctx, navigated[-1])
+    assert not [c for c in walk(picker) if getattr(c, "key", None) == "save-record"]  # no row yet: nothing to save
+    rows = [c for c in walk(picker) if str(getattr(c, "key", "")).startswith("chombo-row-")]
+    chombo_rows = handbook.chombo_fouls(ruleset, library=library)
+    assert [c.key for c in rows] == [f"chombo-row-{r.index}" for r in chombo_rows]
+    assert all(c.min_height >= 48 for c in rows)
+    fire(rows[-1].on_click, None)
+    assert navigated[-1] == record_route(ruleset, chombo_rows[-1].index, q="Chombo, offender seat North")
+    form = build_view(ctx, navigated[-1])
+    assert chombo_rows[-1].foul in visible_texts(form)
+    by_key(form, "record-player").value = "Ann Smith"
+    save(form)
+    [r] = app_ledger.records("Ann Smith")
+    assert (r.ruleset, r.foul, r.reason) == (ruleset, chombo_rows[-1].foul, "Chombo, offender seat North")
+
+
+@pytest.mark.parametrize("route", ["/record?chombo=usual", "/record?ruleset=no-such&chombo=usual"])
+def test_a_usual_chombo_link_of_no_ruleset_is_refused(ctx, app_ledger, route):
+    text = visible_texts(build_view(ctx, route))
+    assert "This ruling cannot be recorded" in text and "Nothing was saved" in text
 
 
 # --- the form ---------------------------------------------------------------------------------------

@@ -109,15 +109,22 @@ def server_command(port: int) -> list[str]:
     return [python, "-m", "handbook", "serve", "--host", "127.0.0.1", "--port", str(port)]
 
 
-def start_server(data_dir: Path, log_path: Path, *, wait: bool = True) -> Server:
+#: the judge's passphrase of a served app started with the gate (``env={"HANDBOOK_PASSPHRASE": …}``;
+#: the e2e fixture ``gated_server``)
+JUDGE_PASSPHRASE = "east-wind-judge"
+
+
+def start_server(data_dir: Path, log_path: Path, *, wait: bool = True,
+                 env: dict[str, str] | None = None) -> Server:
     """Start the served app on a free port in its own process group (``start_new_session=True``).
 
     ``FLET_APP_STORAGE_DATA`` and ``HANDBOOK_DATA_DIR`` both point at ``data_dir`` so no test touches the
-    developer's own data. With ``wait`` it returns once ``GET /`` answers 200.
+    developer's own data; ``env`` more variables for the server alone (``HANDBOOK_PASSPHRASE``: a
+    served app with the judge's gate). With ``wait`` it returns once ``GET /`` answers 200.
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    env = dict(os.environ)
+    extra, env = env or {}, dict(os.environ)
     # Flet lets these override the host and port we pass: make sure they cannot.
     for var in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "FLET_DISPLAY_URL_PREFIX"):
         env.pop(var, None)
@@ -127,6 +134,7 @@ def start_server(data_dir: Path, log_path: Path, *, wait: bool = True) -> Server
     # as `make run` starts it: on the C library's allocator from the start (`serve` would
     # otherwise run itself once more to get there; handbook.__main__.system_allocator_command)
     env.setdefault("PYTHONMALLOC", "malloc")
+    env.update(extra)
     log = open(log_path, "ab")  # noqa: SIM115 - closed by stop_server
     started = time.monotonic()
     proc = subprocess.Popen(

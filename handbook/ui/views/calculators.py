@@ -25,7 +25,7 @@ from handbook.core.model import Penalty
 from handbook.ledger import MAX_NAME
 from handbook.i18n import N_
 from handbook.ui.context import TOUCH, AppContext
-from handbook.ui.routes import record_route
+from handbook.ui.routes import chombo_record_route, record_route
 from handbook.ui.text import ref_label
 from handbook.ui.errors import readable
 from handbook.ui.gate import judged_ledger, passphrase_controls
@@ -286,10 +286,14 @@ def _settlement_rows(ctx: AppContext, rs, s: handbook.ChomboSettlement, offender
         rows.append(ft.Text(_("No payment: the table score is unchanged."), size=MEDIUM,
                             weight=ft.FontWeight.W_600, key="no-payment"))
     rows.append(_points_and_strike(ctx, s.points, s.strike))
-    # the row of the foul picked (the usual chombo is no one row of the table: nothing to record from)
+    # the row of the foul picked; the usual chombo is no one row of the table: the record form
+    # asks which chombo row it was
     row = next((p for p in rs.penalties if p.id == s.foul_id and p.foul == s.foul), None) if s.foul_id else None
-    rows += _record_this(ctx, row, _("Chombo, offender seat {seat}").format(seat=_(SEAT_NAMES[offender])),
-                         strike=s.strike, points=s.points)
+    asked = _("Chombo, offender seat {seat}").format(seat=_(SEAT_NAMES[offender]))
+    if row is None and not s.foul_id and handbook.chombo_fouls(rs.id, library=ctx.library):
+        rows.append(ft.Row([record_button(ctx, chombo_record_route(rs.id, q=asked), key="record-ruling")], wrap=True))
+    else:
+        rows += _record_this(ctx, row, asked, strike=s.strike, points=s.points)
     rows.append(ft.Text(_("What happens to the hand"), size=SMALL_SIZE, weight=ft.FontWeight.W_600))
     rows += notes_list(hand_effects(s, _))
     rows += _titled_notes(ctx, s.notes)

@@ -16,6 +16,10 @@ row made less than a minute before (:meth:`handbook.ledger.Ledger.same_incident`
 (the file is flushed and replaced before :meth:`~handbook.ledger.Ledger.add` returns), with Undo
 (the record is revoked, never deleted).
 
+``chombo=usual`` instead of ``row`` (:func:`handbook.ui.routes.chombo_record_route`, the chombo
+calculator's usual chombo, which is no one row of the table): the ruleset's chombo rows
+(:func:`handbook.chombo_fouls`) are listed, each a 48 px tap that opens the form of that row.
+
 Accessible names: "Player", "Table (optional)", "Hanchan (optional)", "What happened (reason)",
 "Strike", "No Strike", "Points (the judge decides)", "Save record", "Record anyway", "Cancel",
 "Undo", "Open the player's page".
@@ -28,6 +32,7 @@ from collections.abc import Mapping
 
 import flet as ft
 
+import handbook
 from handbook import ledger as ledger_mod
 from handbook.core.model import Library, PenaltyRow
 from handbook.ledger import Ledger, Player, Record
@@ -36,13 +41,15 @@ from handbook.ui.context import TOUCH, AppContext
 from handbook.ui.errors import readable
 from handbook.ui.gate import judged_ledger
 from handbook.ui.ledger_parts import judge_answers, needs_judge_points, player_label, strike_note, write_error
-from handbook.ui.routes import build_route
+from handbook.ui.routes import build_route, record_route
 from handbook.ui.text import ref_label
 from handbook.ui.widgets import (
-    BODY_SIZE as BODY, MEDIUM, SMALL_SIZE as SMALL, captioned, error_box, show_snack, tall_style)
+    BODY_SIZE as BODY, MEDIUM, SMALL_SIZE as SMALL, captioned, error_box, field_above, show_snack, tall_style)
 
 #: players suggested under the box at most
 SUGGESTED = 5
+#: the table and hanchan boxes' width (px): both side by side at 360 px
+BOX_W = 160
 #: the longest row number read from a query (digits); more is not a row
 _ROW_DIGITS = 4
 
@@ -68,6 +75,21 @@ def row_from_query(library: Library, query: Mapping[str, str]) -> PenaltyRow:
             return r
     raise ValueError(f"row: {index} is not a row number of the {rs.id} penalty table "
                      f"(0 to {len(rs.penalties) - 1})")
+
+
+def chombo_rows(library: Library, query: Mapping[str, str]) -> list[PenaltyRow]:
+    """The chombo rows a ``/record?ruleset=…&chombo=usual`` query offers (the first row of each
+    foul whose row gives a chombo, :func:`handbook.chombo_fouls`). ``ValueError`` naming
+    ``ruleset`` (missing, unknown, or without chombo rows)."""
+    rid = query.get("ruleset", "")
+    rs = library.rulesets.get(rid) if isinstance(rid, str) else None
+    if rs is None:
+        shown = rid[:40] + ("…" if len(rid) > 40 else "")
+        raise ValueError(f"ruleset: unknown ruleset {shown!r}; allowed: {', '.join(library.rulesets)}")
+    rows = handbook.chombo_fouls(rs.id, library=library)
+    if not rows:
+        raise ValueError(f"ruleset: the {rs.id} penalty table has no chombo row")
+    return rows
 
 
 def suggestions(players: list[Player], typed: str, limit: int = SUGGESTED) -> list[Player]:
@@ -103,6 +125,9 @@ def build_record(ctx: AppContext) -> ft.View:
         return ctx.view(route=ctx.route, title=title, controls=[
             ft.Row([ft.ProgressRing(), ft.Text(_("Opening the ledger…"), size=BODY)], spacing=16)])
     try:
+        if ctx.query.get("chombo") == "usual" and not ctx.query.get("row"):
+            return ctx.view(route=ctx.route, title=title, controls=_chombo_picker(
+                ctx, chombo_rows(ctx.library, ctx.query)))
         row = row_from_query(ctx.library, ctx.query)
     except ValueError as exc:
         why = (_("the link names no ruleset of the handbook.") if str(exc).startswith("ruleset:")
@@ -120,6 +145,33 @@ def build_record(ctx: AppContext) -> ft.View:
     return ctx.view(route=ctx.route, title=title, controls=form.controls())
 
 
+def _chombo_picker(ctx: AppContext, rows: list[PenaltyRow]) -> list[ft.Control]:
+    """The usual chombo is no one row of the table: which chombo row it was, each a tap that
+    opens the form of that row (the reason's start kept)."""
+    _ = ctx._
+    rid = rows[0].ruleset
+    q = ctx.query.get("q") or ""
+
+    def tile(r: PenaltyRow) -> ft.Control:
+        where = " ".join(x for x in (ctx.short(rid), ref_label(r.ref) if r.ref else "") if x)
+        return ft.ListTile(
+            title=ft.Text(r.foul, size=BODY, weight=ft.FontWeight.W_500),
+            subtitle=ft.Text(f"{r.penalty} · {where}" if r.penalty else where, size=SMALL),
+            leading=ft.Icon(ft.Icons.EDIT_NOTE), min_height=TOUCH, key=f"chombo-row-{r.index}",
+            content_padding=ft.Padding.symmetric(horizontal=8),
+            on_click=lambda e, r=r: ctx.navigate(record_route(rid, r.index, q=q)))
+
+    return [
+        ft.Container(ft.Column([
+            ft.Text(ctx.short(rid), size=SMALL, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY),
+            ft.Text(_("Chombo"), size=MEDIUM, weight=ft.FontWeight.W_700),
+            ft.Text(_("A record names the foul of the penalty table. Which foul was it?"), size=BODY),
+        ], spacing=4, tight=True), padding=12, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            key="record-summary"),
+        ft.Column([tile(r) for r in rows], spacing=0, key="chombo-rows"),
+    ]
+
+
 class _RecordRuling:
     """The form's state: the row, the judge's answers, a save in progress."""
 
@@ -135,10 +187,12 @@ class _RecordRuling:
         self.name_box = ft.TextField(label=_("Player"), autofocus=True, text_size=BODY, key="record-player",
                                      on_change=self.typed, prefix_icon=ft.Icons.PERSON)
         self.suggested = ft.Column(spacing=0, key="player-suggestions")
-        self.table_box = ft.TextField(label=_("Table (optional)"), value=table, text_size=BODY, width=170,
+        # captions above the boxes (field_above): a floating label wider than a narrow box broke
+        # mid-word at 200 % text ("Table (o / ptional)")
+        self.table_box = ft.TextField(label=_("Table (optional)"), value=table, text_size=BODY, width=BOX_W,
                                       key="record-table")
         self.hanchan_box = ft.TextField(label=_("Hanchan (optional)"), value=hanchan, text_size=BODY,
-                                        width=170, keyboard_type=ft.KeyboardType.NUMBER, key="record-hanchan",
+                                        width=BOX_W, keyboard_type=ft.KeyboardType.NUMBER, key="record-hanchan",
                                         input_filter=ft.InputFilter(regex_string=r"^[0-9]{0,2}$", allow=True,
                                                                     replacement_string=""))
         self.reason_box = ft.TextField(label=_("What happened (reason)"), multiline=True, min_lines=1,
@@ -153,7 +207,7 @@ class _RecordRuling:
         self.asks_strike = row.ruleset == ledger_mod.STRIKE_RULESET and row.strike is None
         points = (q.get("points") or "").strip()
         self.points_box = ft.TextField(
-            label=_("Points (the judge decides)"), width=220, suffix="P", key="record-points",
+            label=_("Points (the judge decides)"), width=BOX_W, suffix="P", key="record-points",
             value=points if points.isdigit() and len(points) <= 4 else "",
             keyboard_type=ft.KeyboardType.NUMBER, visible=needs_judge_points(row))
         self.error = ft.Column(key="record-error")
@@ -165,16 +219,24 @@ class _RecordRuling:
         return [
             self.summary(),
             *([captioned(_("Strike (the judge decides)"), ft.Row([self.strike_choice]))] if self.asks_strike else []),
-            self.points_box,
+            self.points_part(),
             self.name_box,
             self.suggested,
-            ft.Row([self.table_box, self.hanchan_box], wrap=True, spacing=12, run_spacing=8),
+            ft.Row([field_above(_("Table (optional)"), self.table_box),
+                    field_above(_("Hanchan (optional)"), self.hanchan_box)],
+                   wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.END),
             self.reason_box,
             self.error,
             ft.Row([ft.FilledButton(_("Save record"), icon=ft.Icons.SAVE, style=tall_style(),
                                     on_click=self.save_tapped, key="save-record")], wrap=True),
             self.done,
         ]
+
+    def points_part(self) -> ft.Control:
+        """The judge's points (a row that gives no number), captioned above the box."""
+        part = field_above(self.ctx._("Points (the judge decides)"), self.points_box)
+        part.visible = self.points_box.visible
+        return part
 
     def summary(self) -> ft.Control:
         """The ruling being recorded: ruleset and §, foul, the condition that chose the row,
