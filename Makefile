@@ -56,12 +56,12 @@ run: $(STAMP) mo pyc
 ## folders are collected), four at a time; both runs share their tests out in units (pytest-xdist loadscope, units:
 ## tests/support/scheduling.py)
 # Each worker takes whole units (a module, a window of the layout walk, a PWA test, a ruleset and language of
-# the "What happened?" walk, a ruleset's recall floor), the longest first, so that a module's served app, loaded
+# the "What happened?" walk), the longest first, so that a module's served app, loaded
 # page and module fixtures are set up once and no long unit is left to run alone at the end: worksteal split the
 # modules left at the end among the workers, each split a page load or a served app more (41 page loads -> 33;
-# 353 -> 334 CPU-s, 195 -> 178 s back to back). Before the units above, the five recall floors (~70 CPU-s, made
-# in one module fixture) ran on one worker under `load`, and the ten "What happened?" walks (one module) one
-# after another on one browser worker, last.
+# 353 -> 334 CPU-s, 195 -> 178 s back to back). Before these units the ten "What happened?" walks (one module)
+# ran one after another on one browser worker, last, and `load` started the search's recall floors (~70 CPU-s,
+# one module fixture) wherever its chunk fell; now the longest modules of either run start first.
 # Bytecode caches (__pycache__, git-ignored) are written even where PYTHONDONTWRITEBYTECODE is set, as
 # `pyc` does for the app: the six test processes and every served app would each compile every module
 # of handbook/, tests/ and tools/ again (collecting the tests: 5.9 s without, 2.6 s with).

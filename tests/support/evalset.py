@@ -35,18 +35,13 @@ class Recall:
         return self.hits / self.total if self.total else 1.0
 
 
-def recall_at_3(library, cases: list[Case], *, ruleset: str | None = None,
-                ) -> tuple[dict[str, Recall], list[tuple[Case, str, list[str]]]]:
+def recall_at_3(library, cases: list[Case]) -> tuple[dict[str, Recall], list[tuple[Case, str, list[str]]]]:
     """Recall@3 per ruleset over ``cases`` (a case counts once for each ruleset it lists), and the
-    misses as ``(case, ruleset, the first three rulings found)``; with ``ruleset``, that ruleset's
-    alone (the others' searches are not made: the tests measure each ruleset in a test of its own,
-    which pytest-xdist can run beside the others)."""
+    misses as ``(case, ruleset, the first three rulings found)``."""
     per: dict[str, Recall] = defaultdict(Recall)
     misses = []
     for case in cases:
         for rs, want in case.expect.items():
-            if ruleset is not None and rs != ruleset:
-                continue
             got = first_rulings(library, case.query, rs)
             per[rs].total += 1
             if want & set(got):

@@ -9,8 +9,8 @@ served app). The units here:
 * an offline-PWA test (``tests/pwa``): each alone (nothing is shared; each is a first visit);
 * the layout walk (``tests/e2e/test_layout_walk.py``): one unit per window and language, the
   tests that share one page (its ``walker``);
-* a test of :data:`OWN_UNITS` (each opens its own browser profile or makes its own searches, and
-  is long: the "What happened?" walk's ruleset and language, a ruleset's recall floor): each alone;
+* a test of :data:`OWN_UNITS` (each opens its own browser profile and is long: the "What
+  happened?" walk's ruleset and language): each alone;
 * any other test: its module.
 
 Units are handed out in the order the tests are collected, one at a time to the worker that is
@@ -27,23 +27,21 @@ from xdist.scheduler import LoadScopeScheduling
 
 WALK = "tests/e2e/test_layout_walk.py"
 #: tests that are units of their own (a test id, or the start of one: all its parameters)
-OWN_UNITS = ("tests/e2e/test_what_happened.py::",
-             "tests/core/test_search_judge.py::test_recall_at_3_does_not_fall_below_the_floor[",
-             "tests/core/test_search_coverage.py::test_no_false_not_covered_claim_for_any_foul_in_any_ruleset[")
+OWN_UNITS = ("tests/e2e/test_what_happened.py::",)
 #: the longest units, longest first: a test file, or the start of test ids. Browser run (four
 #: workers on two cores): test_handbook ~100 s, each offline test ~50 s, each ruleset and language
 #: of the "What happened?" walk ~30-40 s, the Japanese screens ~70 s, each window of the layout
 #: walk ~50 s, the calculators ~35-45 s, each CanvasKit variant ~35 s, the offline deep links
 #: ~35 s, the hand checker ~30 s; the others (~25 s or less) follow in collection order. The other
-#: run (two workers): each ruleset's recall floor ~15 CPU-s, each ruleset's "not covered" check
-#: ~5-10 CPU-s, the crash faults ~9 s.
+#: run (two workers): the search's judge module (its recall floors: ~41,000 searches, ~70 CPU-s, in
+#: one module fixture), the "not covered" check (~13 CPU-s), the crash faults (~9 s). (Split into a
+#: test per ruleset, the floors searched each query once per test: the search's memo of a query's
+#: reading no longer held it from one ruleset to the next, and the floors took far longer.)
 HEAVIEST = ("tests/e2e/test_handbook.py", "tests/pwa/test_offline.py",
             "tests/e2e/test_what_happened.py::test_every_foul_in_three_taps",
             "tests/e2e/test_japanese_browser.py", WALK, "tests/e2e/test_tools.py", "tests/pwa/test_variants.py",
             "tests/pwa/test_offline_deep_links.py", "tests/e2e/test_hand.py",
-            "tests/core/test_search_judge.py::test_recall_at_3_does_not_fall_below_the_floor",
-            "tests/core/test_search_coverage.py::test_no_false_not_covered_claim_for_any_foul_in_any_ruleset",
-            "tests/ledger/test_crash_faults.py")
+            "tests/core/test_search_judge.py", "tests/core/test_search_coverage.py", "tests/ledger/test_crash_faults.py")
 
 
 def _rank(nodeid: str) -> int:
