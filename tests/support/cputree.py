@@ -3,7 +3,7 @@
 ``time`` counts only the children a process waited for; Chromium's processes, which Playwright's
 driver does not reap, and anything started in a session of its own are missed. This samples
 ``/proc/<pid>/stat`` (utime + stime) of the command's whole process tree (the command's own too) every 0.3 s and keeps each
-process's last reading (a process that lives less than 0.3 s may be missed), then prints the sum
+process's last reading (up to 0.3 s of each process's last work is missed: a figure for long runs), then prints the sum
 by kind of process (Chromium's renderers, its GPU process, the served app, Python, Node.js) on
 standard error. Linux only. The figures of ``make test`` in docs/benchmarks.md come from it.
 """
