@@ -1,11 +1,11 @@
 """CPU seconds of a command and every process it starts, by kind: ``python -m tests.support.cputree make test``.
 
-``time`` counts only the children a process waited for; Chromium's processes, which Playwright's
-driver does not reap, and anything started in a session of its own are missed. This samples
-``/proc/<pid>/stat`` (utime + stime) of the command's whole process tree (the command's own too) every 0.3 s and keeps each
-process's last reading (up to 0.3 s of each process's last work is missed: a figure for long runs), then prints the sum
-by kind of process (Chromium's renderers, its GPU process, the served app, Python, Node.js) on
-standard error. Linux only. The figures of ``make test`` in docs/benchmarks.md come from it.
+``time`` counts only the children a process waited for: Chromium's processes, which Playwright's
+driver does not reap, are missed. This samples ``/proc/<pid>/stat`` (utime + stime) of the
+command and its whole process tree every 0.3 s and keeps each process's last reading (up to 0.3 s
+of each process's last work is missed: a figure for long runs), then prints the sum by kind of
+process (Chromium's renderers, its GPU process, the served app, Python, Node.js) on standard
+error. Linux only. The figures of ``make test`` in docs/benchmarks.md come from it.
 """
 
 from __future__ import annotations
