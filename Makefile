@@ -53,11 +53,15 @@ run: $(STAMP) mo pyc
 ## lint (ruff), the import contracts (import-linter) and every test: core, content and views on two cores (pytest-xdist)
 ## while the offline PWA is built beside them (build/pwa, when older than its sources; log in build/pwa-build.log),
 ## then the offline-PWA and real-browser tests (tests/pwa and tests/e2e, whose conftest files mark them; only those
-## folders are collected), four at a time (pytest-xdist loadscope, units: tests/support/scheduling.py)
-# Each worker takes whole units (a module, a window of the layout walk, a PWA test), the longest
-# first, so that a module's served app and loaded page are set up once: worksteal split the modules
-# left at the end among the workers, each split a page load or a served app more (41 page loads
-# -> 33; 353 -> 334 CPU-s, 195 -> 178 s back to back).
+## folders are collected), four at a time; both runs share their tests out in units (pytest-xdist loadscope, units:
+## tests/support/scheduling.py)
+# Each worker takes whole units (a module, a window of the layout walk, a PWA test, a ruleset and language of
+# the "What happened?" walk), the longest first, so that a module's served app, loaded
+# page and module fixtures are set up once and no long unit is left to run alone at the end: worksteal split the
+# modules left at the end among the workers, each split a page load or a served app more (41 page loads -> 33;
+# 353 -> 334 CPU-s, 195 -> 178 s back to back). Before these units the ten "What happened?" walks (one module)
+# ran one after another on one browser worker, last, and `load` started the search's recall floors (~70 CPU-s,
+# one module fixture) wherever its chunk fell; now the longest modules of either run start first.
 # Bytecode caches (__pycache__, git-ignored) are written even where PYTHONDONTWRITEBYTECODE is set, as
 # `pyc` does for the app: the six test processes and every served app would each compile every module
 # of handbook/, tests/ and tools/ again (collecting the tests: 5.9 s without, 2.6 s with).
@@ -67,7 +71,7 @@ test: $(STAMP) chromium node mo
 	$(BIN)/lint-imports
 	@mkdir -p build
 	$(BIN)/python -m tests.support.pwa_harness > build/pwa-build.log 2>&1 & pwa=$$!; \
-	  $(BIN)/python -m pytest -n 2 -m "not browser and not pwa"; status=$$?; \
+	  $(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder -m "not browser and not pwa"; status=$$?; \
 	  wait $$pwa || echo "the PWA build failed (build/pwa-build.log): the PWA tests build it again and say why"; \
 	  exit $$status
 	$(BIN)/python -m pytest -n 4 --dist loadscope --no-loadscope-reorder -m "browser or pwa" tests/pwa tests/e2e

@@ -87,8 +87,9 @@ def test_free_port_avoids_the_developer_ports():
 
 def test_the_browser_run_is_shared_out_in_units_that_keep_what_tests_share():
     """tests.support.scheduling: a PWA test is a unit alone, the layout walk one unit per window and
-    language (one page each), any other browser test goes with its module; the modules it names as
-    the longest exist."""
+    language (one page each), each ruleset and language of the "What happened?" walk alone, any
+    other test goes with its module (the recall floors share one module fixture); the files it
+    names as the longest exist."""
     walk = "tests/e2e/test_layout_walk.py::test_screen_survives_the_window_and_text_size"
     assert (unit(f"{walk}[360-text200-ja-JP-chromium-search:/]") == unit(f"{walk}[360-text200-ja-JP-chromium-tools:/tools]")
             == "tests/e2e/test_layout_walk.py::360-text200-ja-JP")
@@ -97,5 +98,9 @@ def test_the_browser_run_is_shared_out_in_units_that_keep_what_tests_share():
             != unit("tests/pwa/test_offline.py::test_new_build_replaces_the_old_cache[chromium]"))
     assert (unit("tests/e2e/test_tools.py::test_strike_window_and_a_bad_date[chromium]")
             == unit("tests/e2e/test_tools.py::test_end_of_hanchan_scores_to_result[chromium]") == "tests/e2e/test_tools.py")
+    walk = "tests/e2e/test_what_happened.py::test_every_foul_in_three_taps"
+    assert unit(f"{walk}[chromium-azrm-en-US]") == f"{walk}[chromium-azrm-en-US]" != unit(f"{walk}[chromium-azrm-ja-JP]")
+    floor = "tests/core/test_search_judge.py::test_recall_at_3_does_not_fall_below_the_floor"
+    assert unit(f"{floor}[azrm]") == unit(f"{floor}[ema-rcr]") == "tests/core/test_search_judge.py"
     root = Path(__file__).resolve().parents[2]
-    assert [path for path in HEAVIEST if not (root / path).is_file()] == []
+    assert [path for path in HEAVIEST if not (root / path.partition("::")[0]).is_file()] == []

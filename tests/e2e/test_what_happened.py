@@ -32,27 +32,59 @@ LOCALES = {
 LIB = handbook.load_library()
 
 
-def _visible(hb: Handbook, loc) -> bool:
+#: the bottom of the window a tile must be above to be tapped (the navigation bar's height)
+BAR_PX = 80
+
+
+def _box(loc, timeout_ms: float = 500) -> dict | None:
     try:
-        box = loc.bounding_box(timeout=500)
+        return loc.bounding_box(timeout=timeout_ms)
     except Exception:  # noqa: BLE001 - Playwright's TimeoutError: not in the tree (yet)
-        return False
+        return None
+
+
+def _in_window(hb: Handbook, box: dict | None) -> bool:
     vh = hb.page.viewport_size["height"]
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= vh - 80
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= vh - BAR_PX
+
+
+def _visible(hb: Handbook, loc) -> bool:
+    return _in_window(hb, _box(loc))
 
 
 def _scroll_to(hb: Handbook, *parts: str):
-    """The button whose name holds ``parts``, scrolled into the window (wheel, top to bottom)."""
+    """The button whose name holds ``parts``, scrolled into the window with the mouse wheel, as a
+    thumb would: by as far as it lies below (or above) the window when Flutter has built it, else
+    to the top once and then down by 40 % of a window at a time. After each turn of the wheel the walk waits for the screen
+    to move (the button's box changes, up to ~2 s; or it comes into the tree, ~0.5 s), not for a
+    fixed time."""
     pattern = re.compile("".join(f"(?=[\\s\\S]*{re.escape(p)})" for p in parts))
     loc = hb.page.get_by_role("button", name=pattern).first
     page = hb.page
     vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    box = _box(loc)
+    topped = False
     for _ in range(25):
-        if _visible(hb, loc):
+        if _in_window(hb, box):
             return loc
+        if box is None and not topped:
+            # not in the tree: first to the top (a list that was scrolled drops what is far above
+            # the window from the tree), then down
+            topped, delta = True, -vh * 5
+        elif box is None:
+            delta = vh * 0.4
+        elif box["y"] < 0:
+            delta = box["y"] - 16
+        else:
+            delta = box["y"] + box["height"] - (vh - BAR_PX) + 16
         page.mouse.move(vw / 2, vh / 2)
-        page.mouse.wheel(0, vh * 0.4)
-        page.wait_for_timeout(250)
+        page.mouse.wheel(0, delta)
+        before, box = box, _box(loc, 100)
+        for _wait in range(20 if before is not None else 3):  # the wheel's frame: up to ~2 s
+            if box != before:
+                break
+            page.wait_for_timeout(50)
+            box = _box(loc, 100)
     raise AssertionError(f"no button holding {parts} on {hb.route()}")
 
 
@@ -76,7 +108,8 @@ def test_every_foul_in_three_taps(browser, server, artifacts_dir, locale, rulese
         for cat, items in browse(LIB, ruleset):
             # tap 1: "What happened?" on the search page
             if hb.route() != "/":
-                hb.navigate("/", ready=words["ready"])
+                # ready: the search page's own button ("Search" is also the tab bar's, on every screen)
+                hb.navigate("/", ready=words["what"])
             hb.tap(_scroll_to(hb, words["what"]), route="/what-happened")
             # tap 2: the category
             hb.tap(_scroll_to(hb, tr.get(cat.name, cat.name)), route=f"/what-happened/{cat.id}")
