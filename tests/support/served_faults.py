@@ -233,25 +233,41 @@ class Round:
 
 
 async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill) -> Round:
-    """The three judges on the server at ``port`` until ``kill()`` (called after a random time, or
-    a random moment after the import began); the judges' failures after the kill are expected."""
-    rnd = Round(mid_import=rng.random() < 0.5)
+    """The three judges on the server at ``port`` until ``kill()``; the judges' failures after the
+    kill are expected. The kill comes, once judge A's first record is acknowledged (a loaded
+    machine takes seconds to show the form): in a third of the rounds a random moment (0-2.5 s)
+    after judge C's import began, in a third a moment after an import was acknowledged (the next
+    one under way), else after 0.5-3 s."""
+    mode = rng.choice(("import began", "import acknowledged", "any time"))
+    rnd = Round(mid_import=False)
     started = asyncio.Event()
+    before = set(acks.added)
     tasks = [asyncio.create_task(_adder(port, f"{tag}A", acks)),
              asyncio.create_task(_adder(port, f"{tag}B", acks, revoke_every=3)),
              asyncio.create_task(_importer(port, f"{tag}C", acks, started))]
+
+    async def until(what, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not what() and time.monotonic() < deadline and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.05)
+
+    await until(lambda: acks.added - before, 60)
     t0 = time.monotonic()
-    if rnd.mid_import:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(started.wait(), RESPONSE_TIMEOUT_S)
+    if mode == "import began":
+        await until(started.is_set, RESPONSE_TIMEOUT_S)
         await asyncio.sleep(rng.uniform(0.0, 2.5))
+    elif mode == "import acknowledged":
+        await until(lambda: any(b.startswith(f"{tag}C") for b in acks.imported), 180)
+        await asyncio.sleep(rng.uniform(0.0, 1.5))
     else:
-        await asyncio.sleep(rng.uniform(1.5, 4.0))
-    early = [t for t in tasks if t.done()]
-    for t in early:   # a judge that stopped before the kill: a failure of the app, reported
-        exc = t.exception()
-        rnd.errors.append(f"before the kill: {type(exc).__name__}: {exc}"[:300] if exc else "ended early")
+        await asyncio.sleep(rng.uniform(0.5, 3.0))
+    for t in tasks:
+        if t.done():   # a judge that stopped before the kill: a failure of the app, reported
+            exc = t.exception()
+            rnd.errors.append(f"before the kill: {type(exc).__name__}: {exc}"[:300] if exc else "ended early")
     rnd.kill_after_s = time.monotonic() - t0
+    mine = {b for b in acks.imports_started if b.startswith(f"{tag}C")}
+    rnd.mid_import = bool(mine - acks.imported)   # an import begun and not acknowledged: killed inside it
     kill()
     await asyncio.sleep(0.3)   # what was on the wire before the kill is read
     for t in tasks:
@@ -314,10 +330,32 @@ def verdict(data_dir: Path, acks: Acks) -> dict:
             "set aside": set_aside, "damages": [d.reason for d in ledger.damages]}
 
 
-def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int = 5) -> dict:
+def damaged_restart(folder: Path, log: Path) -> dict:
+    """The damage path: ``ledger.json`` cut at 60 % of its bytes (what a disk without an atomic
+    rename could leave), the server started on it, ``/ledger`` opened: the file must be set aside
+    (never deleted) and the damage banner shown."""
+    from tests.support.browser_harness import start_server, stop_server
+
+    path = ledger_file(folder)
+    data = path.read_bytes()
+    path.write_bytes(data[:int(len(data) * 0.6)])
+    server = start_server(folder, log)
+    try:
+        shown = asyncio.run(banner_shown(server.port))
+    finally:
+        stop_server(server)
+    aside = sorted(folder.glob("ledger.damaged-*"))
+    return {"banner": shown, "set aside": [p.name for p in aside],
+            "set aside whole": bool(aside) and aside[-1].read_bytes() == data[:int(len(data) * 0.6)]}
+
+
+def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int = 5,
+        damage: bool = True) -> dict:
     """``rounds`` kills of the served app with the three judges at work, each followed by a restart
     on the same folder; a fresh folder under ``data_dir`` every ``per_folder`` rounds (the ledger
-    grows by the imports: every add rewrites the whole file). The figures, summed over the folders."""
+    grows by the imports: every add rewrites the whole file). With ``damage``, each folder's file
+    is then cut short and the server started on it (:func:`damaged_restart`). The figures, summed
+    over the folders."""
     from tests.support.browser_harness import start_server, stop_server
 
     rng = random.Random(seed)
@@ -326,7 +364,8 @@ def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int
                                "restart s": [], "acknowledged": 0, "lost": [], "revocations acknowledged": 0,
                                "revocations undone": [], "imports started": 0, "imports acknowledged": 0,
                                "imports whole": 0, "partial imports": [], "acknowledged imports lost": [],
-                               "set aside": [], "temp files left": 0, "records at the end": 0}
+                               "set aside": [], "temp files left": 0, "records at the end": 0,
+                               "damaged files": []}
     for block in range(0, rounds, per_folder):
         folder = data_dir / f"folder-{block // per_folder}"
         acks = Acks()
@@ -346,6 +385,8 @@ def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int
                 figures["invalid after kill"] += not valid
                 figures["temp files after kill"] += temps
                 figures["judge errors"] += rnd.errors
+                if n == min(rounds, block + per_folder) - 1:
+                    break   # the folder's last kill: read as a restarted server reads it, below
                 t0 = time.monotonic()
                 server = start_server(folder, logs / f"served-faults-{n + 1}.log")
                 figures["restart s"].append(time.monotonic() - t0)
@@ -363,6 +404,8 @@ def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int
             figures[k] += seen[k]
         figures["records at the end"] += seen["records"]
         figures["temp files left"] += len(list(folder.glob(".ledger.json.*.tmp")))
+        if damage:
+            figures["damaged files"].append(damaged_restart(folder, logs / f"served-damage-{block}.log"))
     restart = figures.pop("restart s")
     figures["restart s (max)"] = round(max(restart, default=0.0), 1)
     return figures
@@ -373,4 +416,5 @@ def held(figures: dict) -> bool:
     valid, no import half there, the banner where (and only where) a file was set aside."""
     return (not figures["lost"] and not figures["revocations undone"] and not figures["partial imports"]
             and not figures["acknowledged imports lost"] and figures["invalid after kill"] == 0
-            and not figures["banner wrong"] and figures["temp files left"] == 0 and not figures["judge errors"])
+            and not figures["banner wrong"] and figures["temp files left"] == 0 and not figures["judge errors"]
+            and all(d["banner"] and d["set aside whole"] for d in figures["damaged files"]))

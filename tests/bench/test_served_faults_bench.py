@@ -1,0 +1,28 @@
+"""The served app killed with SIGKILL >= 30 times while two judges add and revoke records and a
+third imports 3,000-record files, restarted each time on the same folder (``make bench``; the
+quick part: tests/ledger/test_served_crash.py). See tests/support/served_faults.py; the figures
+go to docs/security.md ("Durability of the ledger")."""
+
+from __future__ import annotations
+
+import json
+
+from tests.support import served_faults
+
+KILLS = 30
+
+
+def test_served_app_killed_30_times_loses_no_acknowledged_record(benchmark, tmp_path):
+    figures: dict = {}
+
+    def run() -> None:
+        figures.update(served_faults.run(tmp_path / "data", tmp_path, rounds=KILLS, seed=4646))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    shown = {k: (len(v) if isinstance(v, list) and k not in ("damaged files",) else v) for k, v in figures.items()}
+    print("\nserved-app SIGKILL suite: " + json.dumps(shown, default=str))
+    benchmark.extra_info.update({k: v if not isinstance(v, list) else len(v) for k, v in figures.items()})
+    assert figures["kills"] >= 30 and figures["mid-import kills"] >= 5, figures
+    assert figures["acknowledged"] >= 300 and figures["revocations acknowledged"] >= 20, figures
+    assert figures["imports acknowledged"] >= 5, figures
+    assert served_faults.held(figures), json.dumps(figures, default=str)[:3000]
