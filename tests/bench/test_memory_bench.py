@@ -31,10 +31,11 @@ from pathlib import Path
 import pytest
 import websockets
 
+from handbook.ui.serving import MAX_SESSIONS_PER_ADDRESS, SESSIONLESS_PER_PEER
 from tests.support.flet_load import RESPONSE_TIMEOUT_S, Figures, FletClient, pack
 
 EXPIRY_S = 15          # FLET_SESSION_TIMEOUT of these servers; flet-web evicts every 10 s
-SETTLE_S = EXPIRY_S + 13   # expiry, the evictor's next round, the trim a second later
+SETTLE_S = EXPIRY_S + 16   # expiry, the evictor's next round (every 10 s), the trim a second later
 SLACK_MB = 60
 FLOOD_LIMIT_MB = 300
 JUDGE_LIMIT_S = 1.0
@@ -78,7 +79,7 @@ async def settled(server) -> float:
     return rss_mb(server.pid)
 
 
-async def _drop_one(port: int, route: str, address: str) -> bool:
+async def _drop_one(port: int, route: str, address: str) -> bool | str:
     """Register from ``address``, wait for the first bytes of the server's answer, then reset the
     socket (RST) while the first screen is still being sent."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
@@ -89,7 +90,7 @@ async def _drop_one(port: int, route: str, address: str) -> bool:
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), RESPONSE_TIMEOUT_S)
     if b" 101 " not in head.split(b"\r\n", 1)[0]:
         writer.close()
-        return False
+        return head.split(b"\r\n", 1)[0].decode("latin-1")
     payload = pack(1, {"session_id": None, "page_name": "",
                        "page": {"route": route, "width": 412.0, "height": 915.0, "web": True}})
     mask = os.urandom(4)
@@ -144,6 +145,12 @@ def test_waves_of_dropped_sessions_come_back(benchmark, tmp_path):
             done = await asyncio.gather(*(_drop_one(server.port, ROUTES[i % len(ROUTES)], addresses[i % len(addresses)])
                                           for i in range(per_wave)), return_exceptions=True)
             figures["dropped"] += sum(1 for d in done if d is True)
+            figures.setdefault("dropped by wave", []).append(sum(1 for d in done if d is True))
+            for d in done:
+                if d is not True:
+                    why = d if isinstance(d, str) else type(d).__name__
+                    figures.setdefault("not dropped", {}).setdefault(why, 0)
+                    figures["not dropped"][why] += 1
             if w == 0:
                 await asyncio.sleep(3)
                 figures["right after the first wave MB"] = rss_mb(server.pid)
@@ -233,7 +240,10 @@ def test_a_thousand_connection_attempts_from_one_address(benchmark, tmp_path):
     benchmark.extra_info.update(figures)
     assert figures["during the flood, peak MB"] < FLOOD_LIMIT_MB, figures
     assert figures["judge on 127.0.0.2 s"] <= JUDGE_LIMIT_S, figures
-    assert figures.get("session", 0) <= 41, f"the per-address cap did not hold: {figures}"
+    # the cap is checked when a websocket is accepted and counted once it has registered: a burst
+    # overshoots it by the sockets still registering, at most SESSIONLESS_PER_PEER (repair 6)
+    assert figures.get("session", 0) <= MAX_SESSIONS_PER_ADDRESS + SESSIONLESS_PER_PEER, (
+        f"the per-address cap did not hold: {figures}")
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -6,14 +6,20 @@ go to docs/security.md ("Durability of the ledger")."""
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 from tests.support import served_faults
 
 KILLS = 30
 
 
-def test_served_app_killed_30_times_loses_no_acknowledged_record(benchmark, tmp_path):
+def test_served_app_killed_30_times_loses_no_acknowledged_record(benchmark):
     figures: dict = {}
+    # a folder of its own: pytest's tmp_path is removed by other pytest runs of this user (it keeps
+    # the last three) while this one (~17 minutes here) still writes to it
+    work = tempfile.TemporaryDirectory(prefix="rjh-served-faults-")
+    tmp_path = Path(work.name)
 
     def run() -> None:
         figures.update(served_faults.run(tmp_path / "data", tmp_path, rounds=KILLS, seed=4646))
@@ -26,3 +32,4 @@ def test_served_app_killed_30_times_loses_no_acknowledged_record(benchmark, tmp_
     assert figures["acknowledged"] >= 300 and figures["revocations acknowledged"] >= 20, figures
     assert figures["imports acknowledged"] >= 5, figures
     assert served_faults.held(figures), json.dumps(figures, default=str)[:3000]
+    work.cleanup()

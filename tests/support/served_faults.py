@@ -5,7 +5,7 @@ this drives ``python -m handbook serve`` itself, over Flet's websocket protocol
 (:class:`tests.support.flet_load.FletClient`: no browser), as judges' phones would:
 
 * judge **A** adds records on ``/ledger`` as fast as the screen acknowledges them;
-* judge **B** adds records too and revokes every third of its acknowledged ones on the player's
+* judge **B** adds records too and revokes each once it is acknowledged, on the player's
   page (``revoke-<id>``, a reason, ``revoke-confirm``);
 * judge **C** imports ledger files of :data:`IMPORT_SIZE` records (JSON, ids ``<batch>-<n>``)
   through "Import a file" (the file picker answered with the file's bytes; a file this large is
@@ -243,7 +243,7 @@ async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill) -> 
     started = asyncio.Event()
     before = set(acks.added)
     tasks = [asyncio.create_task(_adder(port, f"{tag}A", acks)),
-             asyncio.create_task(_adder(port, f"{tag}B", acks, revoke_every=3)),
+             asyncio.create_task(_adder(port, f"{tag}B", acks, revoke_every=1)),
              asyncio.create_task(_importer(port, f"{tag}C", acks, started))]
 
     async def until(what, timeout: float) -> None:
