@@ -123,13 +123,20 @@ def _disconnect_errors() -> tuple[type[BaseException], ...]:
 
 
 def _wrap(owner: type, name: str, make: Callable[[Any], Any]) -> bool:
-    """Replace ``owner.name`` by ``make(original)`` unless one of these wrappers is there already
-    (marked ``handbook_wrapper``); True when it was put in place now."""
+    """Replace ``owner.name`` by ``make(original)`` unless the wrapper ``make`` makes is there
+    already (each wrapper lists the repairs under it in ``handbook_wrappers``); True when it was
+    put in place now. Two repairs may wrap one method (``delete_session``: the session count and
+    the memory's return): each is kept once, so :func:`install` stays idempotent. (It once
+    refused a second repair of a method already wrapped: the session count never came down, and
+    an address was refused for good after its 40th session.)"""
     original = getattr(owner, name)
-    if getattr(original, "handbook_wrapper", False):
+    key = getattr(make, "__qualname__", repr(make))
+    done = getattr(original, "handbook_wrappers", frozenset())
+    if key in done:
         return False
     wrapper = make(original)
     wrapper.handbook_wrapper = True
+    wrapper.handbook_wrappers = done | {key}
     setattr(owner, name, wrapper)
     return True
 
