@@ -237,8 +237,8 @@ async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill) -> 
     kill are expected. The kill comes, once judge A's first record is acknowledged (a loaded
     machine takes seconds to show the form): in a third of the rounds a random moment (0-2.5 s)
     after judge C's import began, in a third a moment after an import was acknowledged (the next
-    one under way), else after 0.5-3 s."""
-    mode = rng.choice(("import began", "import acknowledged", "any time"))
+    one under way), else 0-3 s after judge B's first revocation was acknowledged."""
+    mode = rng.choice(("import began", "import acknowledged", "revocation acknowledged"))
     rnd = Round(mid_import=False)
     started = asyncio.Event()
     before = set(acks.added)
@@ -259,8 +259,9 @@ async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill) -> 
     elif mode == "import acknowledged":
         await until(lambda: any(b.startswith(f"{tag}C") for b in acks.imported), 180)
         await asyncio.sleep(rng.uniform(0.0, 1.5))
-    else:
-        await asyncio.sleep(rng.uniform(0.5, 3.0))
+    else:   # once judge B's revocation was acknowledged (its next one may be under way)
+        await until(lambda: any(r.startswith(f"{tag}B") for r in acks.revoked), 60)
+        await asyncio.sleep(rng.uniform(0.0, 3.0))
     for t in tasks:
         if t.done():   # a judge that stopped before the kill: a failure of the app, reported
             exc = t.exception()
