@@ -12,7 +12,8 @@ from tests.support import served_faults
 
 
 def test_no_acknowledged_record_is_lost_when_the_served_app_is_killed(tmp_path):
-    figures = served_faults.run(tmp_path / "data", tmp_path, rounds=2, seed=46, per_folder=2)
+    figures = served_faults.run(tmp_path / "data", tmp_path, rounds=2, seed=46, per_folder=2,
+                                modes=("import began", "import acknowledged"))
     assert figures["kills"] == 2
     assert figures["acknowledged"] > 0, f"the judges never got going: nothing was tested {figures}"
     assert figures["imports started"] > 0, figures

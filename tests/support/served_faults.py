@@ -232,13 +232,15 @@ class Round:
     errors: list[str] = field(default_factory=list)
 
 
-async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill) -> Round:
+MODES = ("import began", "import acknowledged", "revocation acknowledged")
+
+
+async def _judges(port: int, tag: str, acks: Acks, rng: random.Random, kill, mode: str) -> Round:
     """The three judges on the server at ``port`` until ``kill()``; the judges' failures after the
     kill are expected. The kill comes, once judge A's first record is acknowledged (a loaded
     machine takes seconds to show the form): in a third of the rounds a random moment (0-2.5 s)
     after judge C's import began, in a third a moment after an import was acknowledged (the next
     one under way), else 0-3 s after judge B's first revocation was acknowledged."""
-    mode = rng.choice(("import began", "import acknowledged", "revocation acknowledged"))
     rnd = Round(mid_import=False)
     started = asyncio.Event()
     before = set(acks.added)
@@ -351,12 +353,13 @@ def damaged_restart(folder: Path, log: Path) -> dict:
 
 
 def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int = 5,
-        damage: bool = True) -> dict:
+        damage: bool = True, modes: tuple[str, ...] = ()) -> dict:
     """``rounds`` kills of the served app with the three judges at work, each followed by a restart
     on the same folder; a fresh folder under ``data_dir`` every ``per_folder`` rounds (the ledger
     grows by the imports: every add rewrites the whole file). With ``damage``, each folder's file
     is then cut short and the server started on it (:func:`damaged_restart`). The figures, summed
-    over the folders."""
+    over the folders. ``modes``: when each round's kill comes (:data:`MODES`, in turn); by default
+    one of them at random each round."""
     from tests.support.browser_harness import start_server, stop_server
 
     rng = random.Random(seed)
@@ -377,7 +380,8 @@ def run(data_dir: Path, logs: Path, rounds: int, seed: int = 46, per_folder: int
                     with contextlib.suppress(ProcessLookupError):
                         os.killpg(pid, signal.SIGKILL)
 
-                rnd = asyncio.run(_judges(server.port, f"k{n}", acks, rng, kill))
+                mode = modes[n % len(modes)] if modes else rng.choice(MODES)
+                rnd = asyncio.run(_judges(server.port, f"k{n}", acks, rng, kill, mode))
                 server.proc.wait(timeout=10)
                 stop_server(server)   # the group's leftovers and the log file
                 figures["kills"] += 1
