@@ -84,6 +84,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from handbook.i18n import N_
+
 log = logging.getLogger(__name__)
 
 #: what a client without a crash screen of its own is told (no exception text, no traceback)
@@ -111,13 +113,20 @@ def _disconnect_errors() -> tuple[type[BaseException], ...]:
 
 
 def _wrap(owner: type, name: str, make: Callable[[Any], Any]) -> bool:
-    """Replace ``owner.name`` by ``make(original)`` unless one of these wrappers is there already
-    (marked ``handbook_wrapper``); True when it was put in place now."""
+    """Replace ``owner.name`` by ``make(original)`` unless the wrapper ``make`` makes is there
+    already (each wrapper lists the repairs under it in ``handbook_wrappers``); True when it was
+    put in place now. Two repairs may wrap one method (``delete_session``: the session count and
+    the memory's return): each is kept once, so :func:`install` stays idempotent. (It once
+    refused a second repair of a method already wrapped: the session count never came down, and
+    an address was refused for good after its 40th session.)"""
     original = getattr(owner, name)
-    if getattr(original, "handbook_wrapper", False):
+    key = getattr(make, "__qualname__", repr(make))
+    done = getattr(original, "handbook_wrappers", frozenset())
+    if key in done:
         return False
     wrapper = make(original)
     wrapper.handbook_wrapper = True
+    wrapper.handbook_wrappers = done | {key}
     setattr(owner, name, wrapper)
     return True
 
@@ -483,7 +492,7 @@ def install() -> bool:
                 install_resume_guard()])
 
 
-__all__ = ["CRASH_SENTENCE", "CSP", "HallGuard", "MAX_SESSIONS", "MAX_SESSIONS_PER_ADDRESS",
+__all__ = ["CRASH_SENTENCE", "CSP", "FRAMED_LINK", "FRAMED_SENTENCE", "OFFLINE_CSP", "HallGuard", "MAX_SESSIONS", "MAX_SESSIONS_PER_ADDRESS",
            "SECURITY_HEADERS", "check_origin", "install_session_owners", "session_counts", "REGISTER_TIMEOUT_S", "SESSIONLESS_PER_PEER", "UNKNOWN_WALKS", "UNKNOWN_WINDOW_S", "hand_back_memory",
            "install", "install_crash_screen", "install_event_budget", "install_memory_return",
            "install_sessionless_end",
@@ -506,6 +515,15 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'was
        "base-uri 'self'; form-action 'none'; object-src 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode()))
+#: the offline PWA's policy (``tools/pwa/security.py``): the served app's without the websocket (a
+#: static host has no server to talk to). A static host sends it as a header (``build/pwa/_headers``);
+#: the page's ``<meta>`` carries it too, minus ``frame-ancestors`` (ignored in a ``<meta>``) and with
+#: the page's own inline scripts named by their SHA-256 in place of ``'unsafe-inline'``.
+OFFLINE_CSP = CSP.replace(" ws: wss:", "")
+#: what the offline PWA's page says in place of the app when another site's page frames it (its
+#: host may send no ``frame-ancestors``): the sentence, and the link that opens it on its own
+FRAMED_SENTENCE = N_("The handbook cannot be opened inside another site's page.")
+FRAMED_LINK = N_("Open the handbook on its own")
 FULL_PAGE = ("<!doctype html><html lang=\"{lang}\"><meta charset=\"utf-8\"><meta name=\"viewport\" "
              "content=\"width=device-width\"><title>{title}</title><body style=\"font:18px "
              "sans-serif;margin:2em\"><h1>{title}</h1><p>{why}</p><p>{then}</p></body></html>")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tools.pwa.config import HERE
 from tools.pwa.flet_patches import apply_stage
+from tools.pwa import security
 from tools.pwa.node_steps import MEMORY_SNAPSHOT
 
 
@@ -31,7 +32,7 @@ PRUNE_GLOBS = ("canvaskit/**/*.symbols", "pyodide/micropip-*.whl", "pyodide/pack
 
 # Kept in the build (fetched only if a screen needs them) but not precached.
 NOT_PRECACHED = (
-    "sw.js", "build-info.json",
+    "sw.js", "build-info.json", security.HEADERS_FILE,   # _headers: for the host, no page asks
     "assets/NOTICES",                                   # licence page only
     "assets/packages/media_kit", "assets/packages/record_web", "assets/packages/wakelock_plus",
     "assets/packages/flutter_map",                      # controls this app does not use
@@ -151,6 +152,8 @@ def write_service_worker(out: Path, *, first_visit: bool = True) -> tuple[list[s
     gzipped = sorted(f[:-3] for f in every if f.endswith(".gz") and (out / f[:-3]).is_file())
     if first_visit:   # the page and the worker ask for them too
         apply_stage(out, "first-visit", {"gzipped": gzipped})
+    # the page's last edit: its CSP names its inline scripts by hash (tools/pwa/security.py)
+    security.apply(out)
     cache_name = "rjh-precache-" + content_hash(out, every, extra=template)[:16]
     sw = (template
           .replace("__CACHE_NAME__", cache_name)

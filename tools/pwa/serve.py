@@ -8,6 +8,10 @@ Any static web server will do in production, as long as it sends ``.mjs`` as Jav
 MIME table, which may lack them), and answers a page request for a path that is no file
 (``/rules/azrm/2.4``) with ``index.html``, as the service worker does offline. ``--port 0`` picks
 a free port. Phones need HTTPS (or localhost) for the service worker and the install prompt.
+
+Every answer carries the headers of the build's ``_headers`` file (the served app's security
+headers: ``tools/pwa/security.py``), as a host that reads that file sends them; ``--no-headers``
+(``StaticServer(headers=False)``) serves as a host that sends none.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         if urlsplit(self.path).path.endswith("/sw.js"):
             self.send_header("Cache-Control", "no-cache")
+        for name, value in self.server.headers:
+            self.send_header(name, value)
         super().end_headers()
 
     def copyfile(self, source, outputfile):
@@ -60,6 +66,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format, *args):  # quiet
         pass
+
+
+def host_headers(directory: Path) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs ``directory/_headers`` gives every path (``/*``); none when
+    the build has no such file."""
+    path = directory / "_headers"
+    if not path.is_file():
+        return []
+    pairs, current = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[:1].isspace():
+            current = line.strip()
+        elif current == "/*" and ":" in line:
+            name, value = line.strip().split(":", 1)
+            pairs.append((name.strip(), value.strip()))
+    return pairs
 
 
 class Link:
@@ -87,6 +111,7 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     link: Link | None = None
     transfers: list | None = None
+    headers: tuple = ()
 
     def record(self, path: str, sent: int) -> None:
         if self.transfers is not None:
@@ -103,13 +128,15 @@ class _Server(http.server.ThreadingHTTPServer):
 class StaticServer:
     """A threaded static server on ``host`` (a free port unless ``port`` is given);
     ``start()``, ``stop()``, ``url``; the tests stop it to prove the app runs offline. With a
-    :class:`Link` every response shares its bandwidth (the benchmarks' slow network)."""
+    :class:`Link` every response shares its bandwidth (the benchmarks' slow network).
+    ``headers``: send the ``(name, value)`` pairs of ``directory/_headers`` with every answer."""
 
     def __init__(self, directory: str | Path, host: str = "127.0.0.1", port: int = 0,
-                 link: Link | None = None):
+                 link: Link | None = None, headers: bool = True):
         handler = functools.partial(Handler, directory=str(directory))
         self.httpd = _Server((host, port), handler)
         self.httpd.link = link
+        self.httpd.headers = tuple(host_headers(Path(directory))) if headers else ()
         #: (time.time() when the body was sent, path, body bytes) of every response
         self.transfers: list[tuple[float, str, int]] = []
         self.httpd.transfers = self.transfers
@@ -146,8 +173,9 @@ def main() -> None:
     parser.add_argument("--dir", default=str(root / "build" / "pwa"))
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--no-headers", action="store_true", help="send none of _headers (a bare host)")
     args = parser.parse_args()
-    server = StaticServer(args.dir, args.host, args.port)
+    server = StaticServer(args.dir, args.host, args.port, headers=not args.no_headers)
     print(f"serving {args.dir} at {server.url} (Ctrl-C to stop)", flush=True)
     try:
         server.httpd.serve_forever()

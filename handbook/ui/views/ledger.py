@@ -323,7 +323,8 @@ class _RecordForm:
             self.note_box.value = ""
             await self.on_added()
             route = build_route("player", player=rec.player_key)
-            show_snack(self.ctx, _("Recorded: {foul}").format(foul=rec.foul),
+            # said once the write returned (flushed and fsynced: handbook/storage.py), naming whom
+            show_snack(self.ctx, _("Recorded: {player} — {foul}").format(player=rec.player, foul=rec.foul),
                        action=_("Open"), on_action=lambda e: self.ctx.navigate(route))
         self.ctx.page.update()
 
