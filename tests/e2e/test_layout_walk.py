@@ -11,6 +11,7 @@ import pytest
 from tests.support.browser_harness import Handbook, new_context
 from tests.support.layout_checks import FONT_PX_200, NODES_JS, ax_targets, cut_controls, problems, whole_controls
 
+from handbook.core.load import default_library
 from handbook.ui.routes import NOT_FOUND, ROUTES
 
 pytestmark = pytest.mark.browser
@@ -23,6 +24,8 @@ SAMPLES = list(dict.fromkeys((r.name, r.sample) for r in (*ROUTES, NOT_FOUND)))
 FINAL_RECORDS = ("final-records", "/tools/final?ruleset=azrm&e=22000&s=45000&w=16000&n=37000&pw=30"
                                   "&table=WALK-7&hanchan=1")
 SAMPLES.append(FINAL_RECORDS)
+#: what a ruleset drop-down's menu lists (the shipped content's rulesets, by their short names)
+RULESET_SHORTS = [rs.short for rs in default_library().rulesets.values()]
 CONFIGS = {
     "412x915": ({"width": 412, "height": 915}, None),
     "360-text200": ({"width": 360, "height": 780}, FONT_PX_200),
@@ -177,3 +180,36 @@ def test_screen_survives_the_window_and_text_size(walker, server, name, route):
     if bad:  # the screen where the walk stopped, for the one who reads the failure
         hb.screenshot(f"FAILED-walk-{config}-{name}")
     assert not bad, f"{route} at {config}:\n  " + "\n  ".join(bad)
+
+
+#: drop-downs whose open menu the walk measures (route, the drop-down's name in English and in
+#: Japanese): the menu is not on the screen until it is opened
+MENUS = [("/", "Ruleset: All rulesets", "ルール: すべてのルール"), ("/study", "Deck", "デッキ")]
+
+
+@pytest.mark.parametrize("route, names", [(r, n) for r, *n in MENUS], ids=[r for r, *_n in MENUS])
+def test_an_open_drop_down_s_items_are_48px(walker, route, names):
+    """The items of a drop-down's menu, opened, are 48 x 48 px or more and named, and the menu
+    lists every ruleset (what is measured: :func:`tests.support.layout_checks.ax_targets`)."""
+    hb, config = walker
+    page = hb.page
+    hb.navigate(route)
+    settled(page)
+    vp = page.viewport_size
+    shown = {(t["role"], t["name"], round(t["y"])) for t in ax_targets(hb.cdp, vp)}
+    page.get_by_role("button", name=names[config.endswith("ja-JP")]).first.click()
+    items: list[dict] = []
+    for _ in range(SETTLE_MS // POLL_MS):
+        page.wait_for_timeout(POLL_MS)
+        items = [t for t in ax_targets(hb.cdp, vp) if (t["role"], t["name"], round(t["y"])) not in shown]
+        if len({t["name"] for t in items} & set(RULESET_SHORTS)) == len(RULESET_SHORTS):
+            break
+    try:
+        assert {t["name"] for t in items} >= set(RULESET_SHORTS), f"the menu of {names[0]!r} did not open"
+        snap = {"nodes": [], "vw": vp["width"], "vh": vp["height"], "targets": items}
+        bad = problems(snap)
+        if bad:
+            hb.screenshot(f"FAILED-menu-{config}-{route.strip('/') or 'home'}")
+        assert not bad, f"the menu of {names[0]!r} on {route} at {config}:\n  " + "\n  ".join(bad)
+    finally:
+        page.keyboard.press("Escape")
