@@ -1,7 +1,8 @@
 """Every route kind of the route table (``handbook.ui.routes.ROUTES``, and the not-found screen),
 opened at 412 x 915 and at 360 px with 200 % text, in English and Japanese, scrolled through
 from top to bottom: no two texts overlap, nothing runs off the window or past its box (text cut
-without an ellipsis), every control is at least 48 x 48 px and named (issue 27). What is
+without an ellipsis), every control is at least 48 x 48 px and named (issue 27; since issue 47
+every control a finger can hit: links inside text, tappable nodes, open drop-down menus). What is
 measured and how 200 % text is made: ``tests/support/layout_checks.py``. One page per window and language: the
 first route is loaded, the next ones are reached inside the app (``navigate``)."""
 
