@@ -15,6 +15,9 @@ tree (the boxes of its semantics nodes, which Flutter lays over the canvas where
   shows under 48 px of itself is reported with the part it showed (:func:`cut_controls`, :func:`whole_controls`). This is why the walk once
   passed rows measured at 388 x 44 px in the accessibility tree: that was the part above the
   navigation bar of a 60-px row; it skipped every row while cut and never checked that it saw it whole.
+  The DOM nodes Flutter makes tappable (``flt-tappable``) that the tree gives no control's role are
+  judged as well, and so are links inside a paragraph's text (Flutter's ``<a>`` over a span), which
+  the walk once left out (issue 47: 30-33 px tall, the line's height).
 
 How 200 % text is made: Flutter's web engine takes its text scale from the root element's font
 size (``textScaleFactor = font-size of <html> / 16 px``), which is what a browser's own text-size
@@ -45,7 +48,8 @@ NODES_JS = """() => {
     }
     return t.trim();
   };
-  const all = [...host.querySelectorAll('flt-semantics, h1, h2, h3, h4, h5, h6, input, textarea')];
+  // <a>: a link Flutter draws inside a paragraph's text (no flt-semantics of its own)
+  const all = [...host.querySelectorAll('flt-semantics, a, h1, h2, h3, h4, h5, h6, input, textarea')];
   const index = new Map(all.map((el, i) => [el, i]));
   const scrolls = (el) => [...el.children].some((c) => c.tagName === 'FLT-SEMANTICS-SCROLL-OVERFLOW');
   const out = [];
@@ -53,7 +57,8 @@ NODES_JS = """() => {
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) continue;
     const tag = el.tagName.toLowerCase();
-    const role = el.getAttribute('role') || (tag === 'input' || tag === 'textarea' ? 'textbox' : /^h[1-6]$/.test(tag) ? 'heading' : '');
+    const role = el.getAttribute('role') || (tag === 'input' || tag === 'textarea' ? 'textbox' : /^h[1-6]$/.test(tag) ? 'heading'
+                 : tag === 'a' ? 'link' : '');
     const name = (el.getAttribute('aria-label') || own(el) || el.getAttribute('placeholder') || '').trim();
     let parent = el.parentElement;
     while (parent && !index.has(parent)) parent = parent.parentElement;
@@ -114,28 +119,33 @@ def _dom_node(target: dict, nodes: list[dict]) -> dict | None:
     return None
 
 
-def _inline(target: dict, dom: dict | None) -> bool:
-    """A link drawn inside a paragraph's text (Flutter's ``<a>`` over a span: no semantics node of
-    its own). Its height is the text line's. NOT YET FIXED (issue 47): the walk does not judge
-    their size yet -- at 412 x 915 they measure 30-33 px tall (§2.4, AZRM 1.4, EMA RCR 3.4.6 in
-    rule text and penalty rows); WCAG 2.5.8 exempts a target in a sentence, the house rule does not."""
-    return target["role"] == "link" and dom is None
-
-
 def _controls(snapshot: dict) -> list[dict]:
     """The snapshot's controls: its accessibility tree's (``targets``, :func:`ax_targets`) with the
-    list each is in, or, for a snapshot without them, its interactive DOM nodes."""
+    list each is in, and the DOM nodes Flutter makes tappable (``flt-tappable``) that the tree does
+    not give as controls (a tap lands on them all the same); for a snapshot without ``targets``,
+    its interactive DOM nodes. Links inside a paragraph's text are controls like any other."""
     if "targets" not in snapshot:
         return [n for n in snapshot["nodes"] if n["interactive"]]
-    out = []
+    out, matched = [], set()
     for t in snapshot["targets"]:
-        if t["y"] + t["h"] <= 0 or t["y"] >= snapshot["vh"] or t["x"] + t["w"] <= 0 or t["x"] >= snapshot["vw"]:
+        if not _on_screen(t, snapshot):
             continue  # outside the window: nothing to hit
         dom = _dom_node(t, snapshot["nodes"])
-        out.append({**t, "clip": dom["clip"] if dom else None, "tag": t["role"], "inline": _inline(t, dom)})
+        if dom is not None:
+            matched.add(dom["i"])
+        out.append({**t, "clip": dom["clip"] if dom else None, "tag": t["role"]})
+    for n in snapshot["nodes"]:
+        if n["interactive"] and n["i"] not in matched and _on_screen(n, snapshot) and not any(
+                all(abs(n[k] - t[k]) < 0.5 for k in ("x", "y", "w", "h")) for t in out):
+            out.append({"role": n["role"] or "tappable", "name": n["name"], "x": n["x"], "y": n["y"],
+                        "w": n["w"], "h": n["h"], "clip": n["clip"], "tag": n["tag"]})
     # the <input> Flutter lays inside a focused text box has no name of its own: the box it is in has
     return [c for c in out if c["name"] or not any(
         o is not c and o["name"] and o["role"] == c["role"] and _inside(c, o) for o in out)]
+
+
+def _on_screen(c: dict, snapshot: dict) -> bool:
+    return not (c["y"] + c["h"] <= 0 or c["y"] >= snapshot["vh"] or c["x"] + c["w"] <= 0 or c["x"] >= snapshot["vw"])
 
 
 def _big_enough(c: dict) -> bool:
@@ -151,7 +161,7 @@ def cut_controls(snapshot: dict) -> dict[tuple[str, str], str]:
     (role, name) with what it showed (a cut control that still shows 48 x 48 px is a target)."""
     return {_key(c): f"{c['role'] or c['tag']} {c['name']!r} showed only {c['w']:.0f} x {c['h']:.0f} px "
                      f"at y {c['y']:.0f} (cut by its list's edge) and was never seen whole"
-            for c in _controls(snapshot) if not _in_view(c) and not _big_enough(c) and not c.get("inline")}
+            for c in _controls(snapshot) if not _in_view(c) and not _big_enough(c)}
 
 
 def whole_controls(snapshot: dict) -> set[tuple[str, str]]:
@@ -202,7 +212,7 @@ def problems(snapshot: dict) -> list[str]:
             continue
         if not n["name"]:
             out.append(f"{n['role'] or n['tag']} without a name ({n['w']:.0f} x {n['h']:.0f} px at y {n['y']:.0f})")
-        elif not _big_enough(n) and not n.get("inline"):
+        elif not _big_enough(n):
             out.append(f"{n['role'] or n['tag']} {n['name']!r} is {n['w']:.0f} x {n['h']:.0f} px")
     # texts: named nodes with no named node inside them; a text box's <input> is laid over its
     # whole row by Flutter (its box is not the field's), so text boxes are left out here

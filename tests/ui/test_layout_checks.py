@@ -97,3 +97,18 @@ def test_a_row_cut_by_its_list_s_edge_counts_as_cut_until_it_is_seen_whole():
     assert whole_controls(cut) == set()
     whole = {**screen(node(0, "Dead Hand", x=12, y=491, w=388, h=60, clip=lst)), "targets": [target("Dead Hand", y=491, h=60)]}
     assert whole_controls(whole) == {("button", "Dead Hand")} and problems(whole) == []
+
+
+def test_a_link_inside_a_paragraph_is_judged_like_any_control():
+    """Flutter's ``<a>`` over a span of rule text: once the walk let it pass (issue 47, §4.1 at 48 x 33)."""
+    para = node(0, "the call is considered an Empty Call. (", y=400, w=300, h=66)
+    link = node(1, "§4.1", role="link", tag="a", x=51, y=448, w=48, h=33, parent=0, interactive=True)
+    [found] = problems({**screen(para, link), "targets": [target("§4.1", role="link", x=51, y=448, w=48, h=33)]})
+    assert found == "link '§4.1' is 48 x 33 px"
+
+
+def test_a_tappable_node_the_accessibility_tree_gives_no_control_role_is_still_judged():
+    tappable = node(0, "Pinfu", y=300, w=60, h=30, interactive=True)
+    [found] = problems({**screen(tappable), "targets": []})
+    assert found == "tappable 'Pinfu' is 60 x 30 px"
+    assert problems({**screen(node(0, "Pinfu", y=300, w=60, h=48, interactive=True)), "targets": []}) == []
