@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import pytest
 from tests.support.browser_harness import Handbook, new_context
+from tests.support.first_screen import RULESET_KEY, START_TEXT, settled, wholly_shown
 from tests.support.layout_checks import FONT_PX_200
 
 import handbook
 
 pytestmark = pytest.mark.browser
 
-#: the settings key the ruleset picker keeps its choice under (handbook.ui.context.Settings)
-RULESET_KEY = "flutter.rjh.ruleset"
-START_TEXT = "Type a foul, a term or a section number"
 #: a pon called by mistake (誤ポン and its English): the call that cannot be made, or made with the
 #: wrong tiles -- both rows on the first screen
 MISTAKEN = ("誤ポン", "空ポン", "mistaken pon")
@@ -32,45 +30,10 @@ EMPTY = ("empty pon", "false pon", "pon by mistake")
 #: the foul ids of the two rows (penalty tables, every ruleset)
 ROWS = ("empty-call-group", "invalid-group")
 
-SCREEN_JS = """() => {
-  let picker = 0, nav = innerHeight;
-  const nodes = [];
-  for (const e of document.querySelectorAll('flt-semantics')) {
-    const r = e.getBoundingClientRect();
-    const text = (e.getAttribute('aria-label') || e.innerText || '').replace(/\\s+/g, ' ');
-    const role = e.getAttribute('role');
-    if (role === 'button' && text.startsWith('Ruleset:')) picker = r.bottom;
-    else if (role === 'tablist') nav = r.top;
-    else if (role === 'button') nodes.push([text, r.top, r.bottom]);
-  }
-  return {picker, nav, nodes};
-}"""
-
 
 def _row_texts(library, ruleset: str, foul: str) -> list[tuple[str, str]]:
     """(foul, penalty) of each row of ``foul`` in ``ruleset``'s table: one of them must be seen."""
     return [(r.foul, r.penalty) for r in library.rulesets[ruleset].rows(foul) if r.penalty]
-
-
-def _settled(hb: Handbook, timeout_ms: int = 15_000) -> dict:
-    """The screen's free part (``picker``, ``nav``: its top and bottom) and its result nodes, once
-    the results have settled (the same nodes for 1.2 s, or ``timeout_ms``)."""
-    snaps: list[dict] = []
-    waited = 0
-    while waited < timeout_ms:
-        hb.page.wait_for_timeout(300)
-        waited += 300
-        snaps.append(hb.page.evaluate(SCREEN_JS))
-        if len(snaps) >= 5 and snaps[-1]["nodes"] and all(s == snaps[-1] for s in snaps[-5:]):
-            break
-    return snaps[-1]
-
-
-def _seen(snap: dict, wanted: list[tuple[str, str]]) -> bool:
-    """Whether one node of ``snap`` holds one of ``wanted`` (foul, penalty) and lies wholly on screen."""
-    top, bottom = snap["picker"], snap["nav"]
-    return any(foul in text and penalty in text and y0 >= top - 1 and y1 <= bottom + 1
-               for text, y0, y1 in snap["nodes"] for foul, penalty in wanted)
 
 
 # the three penalty tables: WRC 2025's lower column and Rakkii Nomi 2026 list WRC 2025's rows
@@ -94,9 +57,9 @@ def test_a_mistaken_pon_shows_the_empty_call_and_invalid_group_rows_at_200_perce
             hb.wait_for_text(START_TEXT)
             hb.type_into("Search", query)
             hb.wait_for_no_text(START_TEXT)
-            snap = _settled(hb)
+            snap = settled(hb.page)
             for foul, rows in wanted.items() if query in MISTAKEN else list(wanted.items())[:1]:
-                if not _seen(snap, rows):
+                if not any(wholly_shown(snap, row) for row in rows):
                     missed.append(f"{query!r}: {foul} not wholly between {snap['picker']:.0f} and "
                                   f"{snap['nav']:.0f} px; nodes: {[(t[:60], round(a), round(b)) for t, a, b in snap['nodes'][:8]]}")
             hb.screenshot(f"mistaken-pon-{ruleset}-{len(missed)}-{query.replace(' ', '-')}")
