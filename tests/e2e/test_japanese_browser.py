@@ -54,7 +54,9 @@ def test_two_tabs_two_languages(context, server, artifacts_dir):
     ja.wait_for_text("罰則表のみ")
     # remembered on the device: a new tab of this browser opens in Japanese
     third = Handbook(context.new_page(), server, artifacts_dir)
-    third.open("/", ready="用語集（英語 / 日本語）")
+    # (ready on the home screen's first tile: the browse list below it can be pushed off the first
+    # screen by the entries opened last, and what is off screen is not in the ARIA tree)
+    third.open("/", ready="何が起きましたか？")
     third.page.close()
     # and back: on a Japanese screen the button says it in English
     ja.page.bring_to_front()
