@@ -29,6 +29,8 @@ from handbook.ledger import Ledger
 from handbook.storage import open_db
 from handbook.ui.app import create_app, server_config
 from handbook.ui.stores import Stores
+from tests.support.record_probes import LOCKED_ROUTES as CRAFTED
+from tests.support.record_probes import RECORD_TEXTS as SECRETS
 
 REGISTER, PATCH, EVENT, PROPS, INVOKE = 1, 2, 3, 4, 5
 PAGE_ID = 1
@@ -260,26 +262,6 @@ def test_end_of_hanchan_sends_no_penalty_line_of_the_ledger_without_the_passphra
             assert "Secret Sam — Noten Riichi (AZRM), 30P" in await c.give(PASS)
 
     asyncio.run(look())
-
-
-#: what a locked session asks for: the record form with crafted queries (a real row, an unknown
-#: ruleset, rows that are no row, NUL and bidi controls, huge values), the player's page (Revoke,
-#: Restore), the day's incidents, and End of hanchan filling from a table's records
-CRAFTED = (
-    "/record?ruleset=azrm&row=38&q=noten",
-    "/record?ruleset=no-such-ruleset&row=1",
-    "/record?ruleset=azrm&row=99999999999999999999999&points=-5&strike=maybe",
-    "/record?ruleset=azrm&row=-1",
-    "/record?ruleset=az%00rm&row=3%00&q=%E2%80%AEmaS%20terceS%00&strike=yes",
-    "/record?ruleset=azrm&row=9\x00&q=\u202e\u2066x\x00",
-    "/record?ruleset=azrm&row=" + "9" * 5000 + "&points=" + "9" * 5000 + "&q=" + "A" * 200_000,
-    "/ledger/Secret%20Sam",
-    "/ledger/Revoked%20Rita",
-    "/incidents?table=7",
-    "/tools/final?ruleset=azrm&table=7&hanchan=1&e=22000&s=45000&w=16000&n=37000",
-)
-#: the texts of the ledger's records: a locked session must receive none of them
-SECRETS = ("Secret Sam", "Revoked Rita", "Noten Riichi", "wrong player", "noten at table")
 
 
 def _file_hash(path) -> str:
